@@ -1,0 +1,3 @@
+fn main() {
+    hostapi_codegen::build_script("cdn.yaml");
+}

@@ -1,0 +1,48 @@
+//! Maintainer tasks for the hostapi workspace, run as `cargo xtask <task>`.
+
+mod codegen;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(about = "Maintainer tasks for the hostapi workspace")]
+struct Args {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Regenerate everything committed that derives from `spec/`, after validating
+    /// the specs.
+    Codegen {
+        /// Change nothing; fail and name the files that are stale.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let root = workspace_root();
+    let outcome = match args.task {
+        Task::Codegen { check } => codegen::run(&root, check),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_owned()
+}
