@@ -1,0 +1,416 @@
+//! # hostapi-sim: a stateful fake of the hosting provider's three interfaces
+//!
+//! A real HTTP/1.1 server (axum on tokio, bound to 127.0.0.1) answering every
+//! operation of the three API documents — 57 of infrastructure v1 (under
+//! `/v1`), 11 of cloud v2 (under `/cloud/v2`) and 12 of the CDN (under
+//! `/cdn`) — with their documented wire shapes and quirks, from a
+//! deterministic dataset generated from a seed. It is a second, independent
+//! reading of the documents: it shares no code with the SDK.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), hostapi_sim::SimError> {
+//! let sim = hostapi_sim::Sim::start(hostapi_sim::SimConfig {
+//!     seed: 7,
+//!     time_scale: 1000.0,
+//!     ..Default::default()
+//! })
+//! .await?;
+//! println!("{} {}", sim.base_url(), sim.api_key());
+//! sim.shutdown().await;
+//! # Ok(()) }
+//! ```
+//!
+//! ## Authentication
+//! * v1 and cloud: header `X-Svc-Auth: <api_key>`; missing or wrong → 401
+//!   with a JSON error body.
+//! * CDN: every path ends with `/{timestamp}/{signature}`, signature =
+//!   lowercase hex SHA-1(secret ‖ timestamp ‖ resource path), the resource
+//!   path being relative to [`Sim::cdn_base_url`] (so without `/cdn`) and
+//!   taken as sent (still percent-encoded). Missing, malformed or wrong
+//!   signature → 403; a timestamp more than ±300 s from the real wall clock
+//!   → 403; a customer number in the path other than the configured one →
+//!   **403** (the signature's secret belongs to one customer). See
+//!   [`sign_cdn_path`].
+//!
+//! ## Error bodies
+//! `{"errorCode", "errorMessage", "userMessage", "correlationId",
+//! "errorDetails"}`. `errorCode` is a **string** on v1 (domains, virtual
+//! servers, racks, IPs, catalogues, private networks) and the CDN, an
+//! **integer** on the v1 bare metal endpoints and on cloud v2.
+//! `errorDetails` is an object keyed by field name (`{"ttl": ["ttl: must be
+//! …"]}`, or `{}`) on v1 and CDN, an array of `{field, message}` (or `[]`)
+//! on cloud v2, which also carries `reference` (the operation name).
+//! Malformed values answer 400 naming the field, unknown ids 404, a write
+//! that conflicts with work in progress 409 (e.g. an install while an
+//! install runs), a non-form body on a form operation 415.
+//!
+//! ## Pagination
+//! Cloud lists (virtual servers, credentials, private clouds) and the v1
+//! lists that carry `_metadata` (DHCP leases, private networks) honour
+//! `limit` and `offset` query parameters. The default limit is
+//! [`DEFAULT_PAGE_LIMIT`] (10, as in the samples); larger requests are capped
+//! at [`MAX_PAGE_LIMIT`] (500) and `_metadata.limit` reports the limit
+//! applied. A non-integer or negative value is 400. Other v1 lists answer
+//! every record.
+//!
+//! ## Dataset
+//! `size` N (0 = [`DEFAULT_SIZE`], 40) gives N cloud servers,
+//! max(N/10, 20) v1 virtual servers, max(N/100, 20) bare metals and domains,
+//! max(N/1000, 10) private racks and private clouds. Records are generated
+//! on demand from (seed, index); only changed state is stored, so start-up
+//! is constant-time whatever the size. Ids and names depend only on the
+//! index (so tests can rely on them); values (prices, dates, references,
+//! MACs, passwords, traffic) depend on the seed.
+//!
+//! | kind | ids |
+//! |---|---|
+//! | v1 virtual servers | `100001 + i` |
+//! | bare metals | `20001 + i` (serverPackId is the same number) |
+//! | private racks | `7001 + i` |
+//! | domains | `<word>-<i+1>.<tld>`, first `acme-1.com` (words and TLDs cycle) |
+//! | DNS records | `1000000 + 1000·d + j` (new ones from 9000001) |
+//! | private networks | 501 (two members), 502 (empty), new from 503 |
+//! | cloud servers | UUID-shaped, index in the last group (read the list) |
+//! | private clouds | `"300001" + i` as strings |
+//! | operating systems | 9, 135, 178, 205, 180, 201, 230, 190, 210, 211, 176, 231 |
+//! | rescue images | 121–124 |
+//! | control panels | 1–4 (per OS; none for FreeBSD) |
+//! | CDN zones | 1001–1005 |
+//! | CDN origins | 101–104, new from 105 |
+//! | CDN purge jobs | 5001 (done), new from 5002 |
+//!
+//! Quirks and where they appear (index i of the kind):
+//! * v1 virtual server `ipAddresses`: array on even i, object keyed by IP on
+//!   odd i; `type` `{Id,…}` when i%3==0, `{id,…}` when i%3==1, absent when
+//!   i%3==2; `administrativeInfo.endDate` null (i%4==0), `""` (1), a date
+//!   (2), absent (3); `reference` null when i%4==3; `macAddress` upper,
+//!   lower, mixed case by i%3; single view is a one-element array.
+//! * domains: `contractTerm` "1 year" (i%4==0), integer 1 (1), "2 years"
+//!   (2), integer 2 (3); `monthlyPrice` decimal string on even i, number on
+//!   odd; `isEditable` "true", true, "false", false by i%4 (writes to a
+//!   non-editable domain → 403); `code` 1001 when i%13==12; `startDate`
+//!   `Mon d, yyyy`.
+//! * DNS records: `id` a string in lists, an integer in the single view
+//!   (GET, POST, PUT answers); `priority` only on MX and SRV; types include
+//!   `CAA` and `NS` (outside the documented list) on domains with ≥ 7
+//!   records (i%4 ≥ 2).
+//! * bare metal: `bareMetalId` a string in the list; in the detail an
+//!   integer on even i and a string on odd i; `serverHostingPack.bareMetalId`
+//!   always an integer; `installationStatus.serverPackId` a string on even i,
+//!   integer on odd i; `kvm`/`hardwareRaid` "Yes"/"No"; `hardDisks` comma
+//!   list beside `hardDiskList`; `macAddresses {mac:[…]}` in mixed letter
+//!   case; `serverHostingPack.endDate` null/""/date/absent by i%4;
+//!   `rootPassword` spelt so; usage figures strings with units, `dataTraffic`
+//!   in the combined view and `datatraffic` in its own; dates `DD-MM-YYYY`.
+//! * IPs: `ipDetails {gateway, mask}`; `billingInformation.endDate` null or "".
+//! * leases: the list is `[{"_metadata":…, "leases":[…]}]`, a single lease
+//!   `[lease]`; option `policyName` null on some.
+//! * private racks: `privateRackId` a string in lists and rack IPs, an
+//!   integer in the detail.
+//! * private networks: `createdAt`/`updatedAt` `+hhmm`; detail is an array.
+//! * cloud: `contract.pricePerFrequency` a string when i%7==3, else a
+//!   number; `iso` an object when i%3==1, else null; `networkTraffic` absent
+//!   when i%4==3; state `UNKNOWN` when i%23==22 and `MAINTENANCE`
+//!   (undocumented) when i%29==28; firewall `UNKNOWN` when i%31==30;
+//!   `contract.endsAt` null when i%5==4; metrics timestamps RFC 3339.
+//! * CDN: integer booleans (`active`, `reseller`, `ignore_cache_control`),
+//!   `created_at` Unix seconds; origins list, origin create and origin GET of
+//!   even ids answer under `succes`, origin GET of odd ids under `success`;
+//!   origin update answers `{"success":""}`; sub-customers as
+//!   `{<key>:{"0":…,"1":…}}`; ACL as `{<customer_number>: ACL}`.
+//!
+//! ## State and simulated time
+//! Writes change later reads. Transitions are evaluated lazily from
+//! timestamps in simulated time (`time_scale` simulated seconds per real
+//! second): cloud power on STARTING [`CLOUD_POWER_SECS`] s → RUNNING;
+//! power off STOPPING [`CLOUD_POWER_SECS`] s → STOPPED; reboot STOPPING then
+//! STARTING ([`CLOUD_POWER_SECS`] s each) → RUNNING; reinstall STOPPING
+//! [`CLOUD_POWER_SECS`] s, STARTING [`CLOUD_REINSTALL_SECS`] s → RUNNING (and
+//! a new OS password). v1 virtual server power flips Running/Stopped at once.
+//! Bare metal install: installationStatus "Installing" for
+//! [`INSTALL_SECS`] s; rescue: "Rescue mode booting" for [`RESCUE_SECS`] s
+//! (then `rescueModePassword` is set); then "Normal". Private network
+//! member CONFIGURING → CONFIGURED and REMOVING → gone after
+//! [`MEMBER_TRANSITION_SECS`] s. Purge entries "Queued" → "Done" after
+//! [`PURGE_SECS`] s. Switch port and power status are immediate.
+//!
+//! ## Faults
+//! See [`FaultKind`] and [`FaultConfig`]; per request through the header
+//! `X-Sim-Fault` (comma-separated: `503`, `500`, `502`, `429` or `429=<s>`,
+//! `drop-before`, `drop-after`, `truncate`, `malformed`, `latency=<ms>`).
+//! Status faults and `drop-before` are decided **before** handling and never
+//! change state; `drop-after`, `truncate` and `malformed` run the operation
+//! (state changes are applied) and then spoil the answer. Random faults are
+//! drawn from a PRNG seeded with the simulator's seed, one draw per request
+//! in arrival order, so a sequential run replays exactly.
+
+mod cdn;
+mod chart;
+mod cloud;
+mod error;
+mod faults;
+mod router;
+mod server;
+mod state;
+mod util;
+mod v1;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+pub use faults::{FaultConfig, FaultKind, FaultWeights};
+
+/// Default `size`: 40 cloud servers and at least 20 of the other kinds.
+pub const DEFAULT_SIZE: usize = 40;
+/// Default `limit` of paginated lists.
+pub const DEFAULT_PAGE_LIMIT: usize = 10;
+/// Largest `limit` honoured; larger requests are capped to it.
+pub const MAX_PAGE_LIMIT: usize = 500;
+/// Simulated seconds of each cloud STARTING / STOPPING phase.
+pub const CLOUD_POWER_SECS: f64 = 5.0;
+/// Simulated seconds of the STARTING phase of a cloud reinstall.
+pub const CLOUD_REINSTALL_SECS: f64 = 30.0;
+/// Simulated seconds of a bare metal installation.
+pub const INSTALL_SECS: f64 = 300.0;
+/// Simulated seconds of a bare metal rescue-mode boot.
+pub const RESCUE_SECS: f64 = 120.0;
+/// Simulated seconds of a private network member's CONFIGURING and REMOVING.
+pub const MEMBER_TRANSITION_SECS: f64 = 60.0;
+/// Simulated seconds until a purge entry moves from Queued to Done.
+pub const PURGE_SECS: f64 = 10.0;
+/// Largest accepted distance between a CDN timestamp and the wall clock.
+pub const CDN_MAX_SKEW_SECS: i64 = 300;
+
+/// Configuration of a simulator. `Default` gives any free port, seed 0,
+/// the default size, credentials generated from the seed, real time and no
+/// faults.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// Port to bind on 127.0.0.1; 0 picks any free port.
+    pub port: u16,
+    /// Seed of the dataset and of random faults.
+    pub seed: u64,
+    /// Size knob (0 = [`DEFAULT_SIZE`]); see the crate docs.
+    pub size: usize,
+    /// The v1/cloud API key; generated from the seed when absent.
+    pub api_key: Option<String>,
+    /// The CDN secret; generated from the seed when absent.
+    pub cdn_secret: Option<String>,
+    /// The CDN customer number; generated from the seed when absent.
+    pub cdn_customer: Option<String>,
+    /// Simulated seconds per real second (default 1.0; must be > 0).
+    pub time_scale: f64,
+    /// Random fault injection and added latency.
+    pub faults: FaultConfig,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            port: 0,
+            seed: 0,
+            size: 0,
+            api_key: None,
+            cdn_secret: None,
+            cdn_customer: None,
+            time_scale: 1.0,
+            faults: FaultConfig::default(),
+        }
+    }
+}
+
+impl SimConfig {
+    /// Set the seed.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Set the size knob.
+    pub fn with_size(mut self, size: usize) -> Self {
+        self.size = size;
+        self
+    }
+
+    /// Set the time scale.
+    pub fn with_time_scale(mut self, scale: f64) -> Self {
+        self.time_scale = scale;
+        self
+    }
+
+    /// Set the fault configuration.
+    pub fn with_faults(mut self, faults: FaultConfig) -> Self {
+        self.faults = faults;
+        self
+    }
+}
+
+/// Why the simulator could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The listening socket could not be bound.
+    #[error("cannot bind 127.0.0.1:{port}: {source}")]
+    Bind {
+        /// The requested port.
+        port: u16,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A configuration value is out of range.
+    #[error("invalid configuration: {0}")]
+    Config(String),
+}
+
+/// Counters of a running simulator.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct Stats {
+    /// Requests received (including faulted ones).
+    pub requests: u64,
+    /// Requests whose operation ran, by operation name
+    /// (`"GET /v1/bareMetals/{bareMetalId}"`).
+    pub operations: BTreeMap<String, u64>,
+    /// Faults injected, by kind name ([`FaultKind::name`], plus `latency`).
+    pub faults: BTreeMap<String, u64>,
+    /// Answers by HTTP status (dropped connections are not counted here).
+    pub statuses: BTreeMap<u16, u64>,
+}
+
+/// One applied write, in the order applied.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WriteRecord {
+    /// 1-based sequence number.
+    pub seq: u64,
+    /// Operation name (`"PUT /v1/domains/{domainname}"`).
+    pub operation: String,
+    /// What was written (`"domain acme-1.com"`, `"cloud <id>"`, …).
+    pub target: String,
+    /// Simulated Unix time of the write.
+    pub sim_time: f64,
+}
+
+/// A running simulator. Dropping it shuts the server down gracefully in
+/// the background; [`Sim::shutdown`] waits for that.
+pub struct Sim {
+    inner: Arc<server::Inner>,
+    addr: SocketAddr,
+    stop: Option<tokio::sync::watch::Sender<bool>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Sim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sim").field("addr", &self.addr).finish()
+    }
+}
+
+impl Sim {
+    /// Bind 127.0.0.1 and start serving in the background.
+    pub async fn start(config: SimConfig) -> Result<Sim, SimError> {
+        server::start(config).await
+    }
+
+    /// The v1 and cloud base URL, `http://127.0.0.1:PORT` (v1 is under
+    /// `/v1`, cloud under `/cloud/v2`).
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The CDN base URL, `http://127.0.0.1:PORT/cdn`; signed resource paths
+    /// are relative to it.
+    pub fn cdn_base_url(&self) -> String {
+        format!("http://{}/cdn", self.addr)
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The API key expected in `X-Svc-Auth`.
+    pub fn api_key(&self) -> &str {
+        &self.inner.api_key
+    }
+
+    /// The CDN signing secret.
+    pub fn cdn_secret(&self) -> &str {
+        &self.inner.cdn_secret
+    }
+
+    /// The CDN customer number the dataset is built for.
+    pub fn cdn_customer(&self) -> &str {
+        &self.inner.cdn_customer
+    }
+
+    /// The v1 customer number of the dataset (administrativeInfo,
+    /// private networks).
+    pub fn customer_number(&self) -> &str {
+        &self.inner.ds.customer_number
+    }
+
+    /// A signed CDN URL for `resource_path` (e.g. `/origins/123`) with the
+    /// current wall-clock time.
+    pub fn cdn_url(&self, resource_path: &str) -> String {
+        let ts = chrono::Utc::now().timestamp();
+        format!(
+            "{}{}/{}/{}",
+            self.cdn_base_url(),
+            resource_path,
+            ts,
+            sign_cdn_path(self.cdn_secret(), ts, resource_path)
+        )
+    }
+
+    /// Current simulated Unix time (seconds).
+    pub fn sim_time(&self) -> f64 {
+        self.inner.clock.now()
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> Stats {
+        state::lock(&self.inner.stats).clone()
+    }
+
+    /// The applied writes so far, in order.
+    pub fn write_log(&self) -> Vec<WriteRecord> {
+        state::lock(&self.inner.state).writes.clone()
+    }
+
+    /// Everything mutable, as JSON, with transitions evaluated at the
+    /// current simulated time: changed records by kind, private networks,
+    /// CDN sub-customers, ACL, origins and purge jobs, and the write log.
+    pub fn snapshot(&self) -> serde_json::Value {
+        server::snapshot(&self.inner)
+    }
+
+    /// Stop accepting, let open requests finish (at most 5 s), and return.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(true);
+        }
+        if let Some(task) = self.task.take() {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), task).await;
+        }
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(true);
+        }
+    }
+}
+
+/// The CDN signature of `path` at `timestamp`: lowercase hex
+/// SHA-1(secret ‖ timestamp ‖ path).
+pub fn sign_cdn_path(secret: &str, timestamp: i64, path: &str) -> String {
+    use sha1::{Digest, Sha1};
+    let mut h = Sha1::new();
+    h.update(secret.as_bytes());
+    h.update(timestamp.to_string().as_bytes());
+    h.update(path.as_bytes());
+    hex::encode(h.finalize())
+}

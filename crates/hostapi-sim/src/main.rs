@@ -1,0 +1,95 @@
+//! `hostapi-sim`: run the simulator stand-alone. Prints one JSON line with
+//! the base URLs and credentials on stdout, then serves until Ctrl-C.
+//! Logs go to stderr (`RUST_LOG` filters them; default `info`).
+
+use std::io::Write;
+
+use clap::Parser;
+use hostapi_sim::{FaultConfig, Sim, SimConfig};
+
+/// A stateful fake server of the infra v1, cloud v2 and CDN interfaces.
+#[derive(Debug, Parser)]
+#[command(name = "hostapi-sim", version, about)]
+struct Args {
+    /// Port to bind on 127.0.0.1 (0 = any free port).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Seed of the dataset and of random faults.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Size knob: N cloud servers, N/10 v1 virtual servers, N/100 bare
+    /// metals (0 = default, 40).
+    #[arg(long, default_value_t = 0)]
+    size: usize,
+    /// API key expected in X-Svc-Auth (generated from the seed if absent).
+    #[arg(long)]
+    api_key: Option<String>,
+    /// CDN signing secret (generated from the seed if absent).
+    #[arg(long)]
+    cdn_secret: Option<String>,
+    /// CDN customer number (generated from the seed if absent).
+    #[arg(long)]
+    cdn_customer: Option<String>,
+    /// Simulated seconds per real second.
+    #[arg(long, default_value_t = 1.0)]
+    time_scale: f64,
+    /// Probability (0.0–1.0) of a random fault per request, all kinds equally
+    /// weighted.
+    #[arg(long, default_value_t = 0.0)]
+    fault_rate: f64,
+    /// Latency added to every request, in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    latency_ms: u64,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let args = Args::parse();
+    let config = SimConfig {
+        port: args.port,
+        seed: args.seed,
+        size: args.size,
+        api_key: args.api_key,
+        cdn_secret: args.cdn_secret,
+        cdn_customer: args.cdn_customer,
+        time_scale: args.time_scale,
+        faults: FaultConfig {
+            rate: args.fault_rate,
+            latency_ms: args.latency_ms,
+            ..FaultConfig::default()
+        },
+    };
+    let sim = match Sim::start(config).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("hostapi-sim: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let line = serde_json::json!({
+        "base_url": sim.base_url(),
+        "cdn_base_url": sim.cdn_base_url(),
+        "api_key": sim.api_key(),
+        "cdn_secret": sim.cdn_secret(),
+        "cdn_customer": sim.cdn_customer(),
+    });
+    {
+        let mut out = std::io::stdout().lock();
+        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+            return std::process::ExitCode::FAILURE;
+        }
+    }
+    if let Err(e) = tokio::signal::ctrl_c().await {
+        eprintln!("hostapi-sim: cannot wait for Ctrl-C: {e}");
+    }
+    tracing::info!("Ctrl-C: shutting down");
+    sim.shutdown().await;
+    std::process::ExitCode::SUCCESS
+}

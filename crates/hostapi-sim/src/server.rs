@@ -1,0 +1,432 @@
+//! The HTTP server: an accept loop of hyper connections serving an axum
+//! router, with fault injection around every request.
+//!
+//! The accept loop is hand-written (rather than `axum::serve`) so a fault
+//! can close a connection without any answer: when the router marks a
+//! response with [`DropMarker`], the hyper service returns an error and
+//! hyper closes the socket without writing a byte.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State as AxState;
+use axum::http::{HeaderValue, Request, StatusCode, header};
+use axum::response::Response;
+use bytes::Bytes;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::error::{self, ApiError, ErrStyle};
+use crate::faults::{self, FaultConfig, FaultKind, Plan};
+use crate::state::{Clock, Cx, Dataset, State, lock};
+use crate::util::{self, Req, hash3, kind};
+use crate::{Sim, SimConfig, SimError, Stats};
+
+/// Shared by every request.
+pub(crate) struct Inner {
+    pub(crate) ds: Dataset,
+    pub(crate) api_key: String,
+    pub(crate) cdn_secret: String,
+    pub(crate) cdn_customer: String,
+    pub(crate) clock: Clock,
+    pub(crate) state: Mutex<State>,
+    pub(crate) stats: Mutex<Stats>,
+    pub(crate) faults: FaultConfig,
+    pub(crate) fault_rng: Mutex<Pcg64Mcg>,
+    pub(crate) corr: AtomicU64,
+}
+
+impl Inner {
+    /// A correlation id, deterministic in the order of requests.
+    pub(crate) fn correlation_id(&self) -> String {
+        let n = self.corr.fetch_add(1, Ordering::Relaxed);
+        let h = hash3(self.ds.seed, kind::JOB, n | (1 << 62));
+        let g = hash3(self.ds.seed, kind::JOB, n | (1 << 61));
+        format!(
+            "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+            h >> 32,
+            (h >> 16) & 0xffff,
+            h & 0xfff,
+            (g >> 48) & 0xfff,
+            g & 0xffff_ffff_ffff
+        )
+    }
+}
+
+fn generated_secret(seed: u64, which: u64, len: usize) -> String {
+    let mut r = util::rng(seed, kind::SECRET, which);
+    util::hex_digits(&mut r, len)
+}
+
+pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
+    if !(cfg.time_scale.is_finite() && cfg.time_scale > 0.0) {
+        return Err(SimError::Config(format!(
+            "time_scale must be a positive number, got {}",
+            cfg.time_scale
+        )));
+    }
+    if !(0.0..=1.0).contains(&cfg.faults.rate) {
+        return Err(SimError::Config(format!(
+            "fault rate must be within 0.0–1.0, got {}",
+            cfg.faults.rate
+        )));
+    }
+    let ds = Dataset::new(cfg.seed, cfg.size);
+    let cdn_customer = cfg
+        .cdn_customer
+        .clone()
+        .unwrap_or_else(|| format!("{}", 100_000 + hash3(cfg.seed, kind::SECRET, 3) % 900_000));
+    let clock = Clock::new(cfg.time_scale);
+    let mut st = State::default();
+    crate::v1::init(&ds, &mut st);
+    crate::cdn::init(&ds, &cdn_customer, &mut st);
+    let inner = Arc::new(Inner {
+        api_key: cfg
+            .api_key
+            .clone()
+            .unwrap_or_else(|| generated_secret(cfg.seed, 1, 40)),
+        cdn_secret: cfg
+            .cdn_secret
+            .clone()
+            .unwrap_or_else(|| generated_secret(cfg.seed, 2, 32)),
+        cdn_customer,
+        ds,
+        clock,
+        state: Mutex::new(st),
+        stats: Mutex::new(Stats::default()),
+        fault_rng: Mutex::new(Pcg64Mcg::seed_from_u64(hash3(cfg.seed, kind::FAULTS, 0))),
+        faults: cfg.faults.clone(),
+        corr: AtomicU64::new(0),
+    });
+    let listener = TcpListener::bind(("127.0.0.1", cfg.port))
+        .await
+        .map_err(|source| SimError::Bind {
+            port: cfg.port,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| SimError::Bind {
+        port: cfg.port,
+        source,
+    })?;
+    let (tx, rx) = watch::channel(false);
+    let task = tokio::spawn(serve(listener, inner.clone(), rx));
+    tracing::info!(%addr, seed = cfg.seed, size = cfg.size, "simulator listening");
+    Ok(Sim {
+        inner,
+        addr,
+        stop: Some(tx),
+        task: Some(task),
+    })
+}
+
+async fn serve(listener: TcpListener, inner: Arc<Inner>, mut stop: watch::Receiver<bool>) {
+    let router = Router::new().fallback(entry).with_state(inner);
+    let graceful = GracefulShutdown::new();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    let _ = stream.set_nodelay(true);
+                    let svc = SimService { svc: TowerToHyperService::new(router.clone()) };
+                    let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), svc);
+                    let fut = graceful.watch(conn);
+                    tokio::spawn(async move {
+                        let _ = fut.await;
+                    });
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            },
+            _ = stop.changed() => break,
+        }
+    }
+    drop(listener);
+    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("connections still open after 5 s; closing");
+    }
+    tracing::info!("simulator stopped");
+}
+
+/// Marks a response whose connection must be closed without an answer.
+#[derive(Debug, Clone, Copy)]
+struct DropMarker;
+
+/// The error that makes hyper close a connection.
+#[derive(Debug)]
+struct Dropped;
+
+impl std::fmt::Display for Dropped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("connection dropped by fault injection")
+    }
+}
+
+impl std::error::Error for Dropped {}
+
+#[derive(Clone)]
+struct SimService {
+    svc: TowerToHyperService<Router>,
+}
+
+impl hyper::service::Service<Request<Incoming>> for SimService {
+    type Response = Response;
+    type Error = Dropped;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Dropped>> + Send>>;
+
+    fn call(&self, req: Request<Incoming>) -> Self::Future {
+        let fut = self.svc.call(req);
+        Box::pin(async move {
+            let resp = match fut.await {
+                Ok(r) => r,
+                Err(never) => match never {},
+            };
+            if resp.extensions().get::<DropMarker>().is_some() {
+                return Err(Dropped);
+            }
+            Ok(resp)
+        })
+    }
+}
+
+fn drop_response() -> Response {
+    let mut r = Response::new(Body::empty());
+    r.extensions_mut().insert(DropMarker);
+    r
+}
+
+fn style_of(path: &str) -> ErrStyle {
+    if path.starts_with("/cloud/") {
+        ErrStyle::Cloud
+    } else if path.starts_with("/cdn/") {
+        ErrStyle::Cdn
+    } else if path.starts_with("/v1/bareMetals") {
+        ErrStyle::V1Integer
+    } else {
+        ErrStyle::V1String
+    }
+}
+
+fn count(inner: &Inner, f: impl FnOnce(&mut Stats)) {
+    f(&mut lock(&inner.stats));
+}
+
+async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Response {
+    count(&inner, |s| s.requests += 1);
+    let (parts, body) = req.into_parts();
+    let path = parts.uri.path().to_string();
+    let style = style_of(&path);
+
+    let plan: Plan = match parts.headers.get("x-sim-fault") {
+        Some(v) => match faults::parse_header(v.to_str().unwrap_or("\u{fffd}"), &inner.faults) {
+            Ok(p) => p,
+            Err(msg) => {
+                let e = ApiError::bad_field("X-Sim-Fault", &msg);
+                let r = error::response(style, &e, &inner.correlation_id(), "fault");
+                count(&inner, |s| *s.statuses.entry(400).or_default() += 1);
+                return r;
+            }
+        },
+        None => faults::draw(&mut lock(&inner.fault_rng), &inner.faults),
+    };
+    if plan.latency_ms > 0 {
+        count(&inner, |s| {
+            *s.faults.entry("latency".into()).or_default() += 1
+        });
+        tokio::time::sleep(Duration::from_millis(plan.latency_ms)).await;
+    }
+    if let Some(k) = plan.kind {
+        count(&inner, |s| {
+            *s.faults.entry(k.name().into()).or_default() += 1
+        });
+        tracing::debug!(fault = k.name(), %path, "injecting fault");
+        if k.before_handling() {
+            let r = status_fault(&inner, k, &plan, style);
+            if k != FaultKind::DropBefore {
+                count(&inner, |s| {
+                    *s.statuses.entry(r.status().as_u16()).or_default() += 1
+                });
+            }
+            return r;
+        }
+    }
+
+    let body = match axum::body::to_bytes(body, 8 << 20).await {
+        Ok(b) => b,
+        Err(_) => {
+            let e = ApiError {
+                status: StatusCode::PAYLOAD_TOO_LARGE,
+                message: "request body too large or unreadable".into(),
+                field: None,
+            };
+            return error::response(style, &e, &inner.correlation_id(), "");
+        }
+    };
+    let segs = path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            percent_encoding::percent_decode_str(s)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+        .collect();
+    let query = parts
+        .uri
+        .query()
+        .map(|q| {
+            form_urlencoded::parse(q.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let req = Req {
+        method: parts.method,
+        segs,
+        raw_path: path,
+        query,
+        headers: parts.headers,
+        body,
+    };
+    let (resp, op) = {
+        let cx = Cx {
+            inner: &inner,
+            now: inner.clock.now(),
+            op: Cell::new(""),
+        };
+        let resp = crate::router::dispatch(&cx, &req);
+        (resp, cx.op.get())
+    };
+    tracing::debug!(method = %req.method, path = %req.raw_path, status = resp.status().as_u16(), op, "request");
+    if !op.is_empty() {
+        count(&inner, |s| {
+            *s.operations.entry(op.to_string()).or_default() += 1
+        });
+    }
+    let resp = match plan.kind {
+        Some(FaultKind::DropAfter) => return drop_response(),
+        Some(FaultKind::Truncate) => truncate(resp).await,
+        Some(FaultKind::Malformed) => malform(resp).await,
+        _ => resp,
+    };
+    count(&inner, |s| {
+        *s.statuses.entry(resp.status().as_u16()).or_default() += 1
+    });
+    resp
+}
+
+fn status_fault(inner: &Inner, k: FaultKind, plan: &Plan, style: ErrStyle) -> Response {
+    let corr = inner.correlation_id();
+    match k {
+        FaultKind::DropBefore => drop_response(),
+        FaultKind::BadGateway => {
+            let mut r = Response::new(Body::from(
+                "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+            ));
+            *r.status_mut() = StatusCode::BAD_GATEWAY;
+            r.headers_mut()
+                .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html"));
+            r
+        }
+        _ => {
+            let (status, msg) = match k {
+                FaultKind::TooManyRequests => {
+                    (StatusCode::TOO_MANY_REQUESTS, "Rate limit exceeded")
+                }
+                FaultKind::ServiceUnavailable => (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Service temporarily unavailable",
+                ),
+                _ => (StatusCode::INTERNAL_SERVER_ERROR, "Internal server error"),
+            };
+            let e = ApiError {
+                status,
+                message: msg.into(),
+                field: None,
+            };
+            let mut r = error::response(style, &e, &corr, "");
+            if k == FaultKind::TooManyRequests
+                && let Ok(v) = HeaderValue::from_str(&plan.retry_after.to_string())
+            {
+                r.headers_mut().insert(header::RETRY_AFTER, v);
+            }
+            r
+        }
+    }
+}
+
+async fn take_body(resp: Response) -> (axum::http::response::Parts, Bytes) {
+    let (parts, body) = resp.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    (parts, bytes)
+}
+
+/// Announce the full length, send half, then fail the body: hyper aborts
+/// the connection and the client sees an incomplete body.
+async fn truncate(resp: Response) -> Response {
+    let (mut parts, bytes) = take_body(resp).await;
+    if parts.status == StatusCode::NO_CONTENT || parts.status == StatusCode::NOT_MODIFIED {
+        parts.status = StatusCode::OK;
+    }
+    let declared = bytes.len().max(32);
+    let half = bytes.slice(..bytes.len() / 2);
+    let stream = futures::stream::iter(vec![
+        Ok::<Bytes, std::io::Error>(half),
+        Err(std::io::Error::other("truncated by fault injection")),
+    ]);
+    parts
+        .headers
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(declared as u64));
+    Response::from_parts(parts, Body::from_stream(stream))
+}
+
+/// A complete answer whose body is not valid JSON.
+async fn malform(resp: Response) -> Response {
+    let (mut parts, bytes) = take_body(resp).await;
+    if parts.status == StatusCode::NO_CONTENT || parts.status == StatusCode::NOT_MODIFIED {
+        parts.status = StatusCode::OK;
+    }
+    let mut out = b"{\"".to_vec();
+    out.extend_from_slice(&bytes[..bytes.len() / 2]);
+    out.extend_from_slice(b"\x00<!-- malformed -->");
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, Body::from(out))
+}
+
+/// Everything mutable, evaluated at the current simulated time.
+pub(crate) fn snapshot(inner: &Inner) -> Value {
+    let now = inner.clock.now();
+    let st = lock(&inner.state);
+    json!({
+        "simTime": now,
+        "v1": crate::v1::snapshot(&inner.ds, &st, now),
+        "cloud": crate::cloud::snapshot(&inner.ds, &st, now),
+        "cdn": crate::cdn::snapshot(&st, now),
+        "writes": serde_json::to_value(&st.writes).unwrap_or(Value::Null),
+    })
+}

@@ -1,0 +1,256 @@
+//! The simulator's mutable state: an overlay of changes over the lazily
+//! generated dataset, plus the small collections that are materialised
+//! (private networks, CDN sub-customers, origins, purge jobs, ACL).
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
+
+use serde_json::Value;
+
+use crate::WriteRecord;
+
+/// How many records of each kind the dataset has, derived from `size`.
+#[derive(Debug, Clone)]
+pub(crate) struct Dataset {
+    pub(crate) seed: u64,
+    pub(crate) cloud: usize,
+    pub(crate) v1_vs: usize,
+    pub(crate) bare_metals: usize,
+    pub(crate) domains: usize,
+    pub(crate) racks: usize,
+    pub(crate) private_clouds: usize,
+    /// The v1 customer number (administrativeInfo, private networks).
+    pub(crate) customer_number: String,
+    /// The cloud customer id.
+    pub(crate) cloud_customer: String,
+}
+
+impl Dataset {
+    pub(crate) fn new(seed: u64, size: usize) -> Self {
+        let n = if size == 0 { crate::DEFAULT_SIZE } else { size };
+        let h = crate::util::hash3(seed, crate::util::kind::SECRET, 99);
+        Dataset {
+            seed,
+            cloud: n,
+            v1_vs: (n / 10).max(20),
+            bare_metals: (n / 100).max(20),
+            domains: (n / 100).max(20),
+            racks: (n / 1000).max(10),
+            private_clouds: (n / 1000).max(10),
+            customer_number: format!("{}", 10_000_000 + h % 90_000_000),
+            cloud_customer: format!("{}", 10_000_000 + (h >> 32) % 90_000_000),
+        }
+    }
+}
+
+/// The simulated clock: simulated seconds = real seconds × `scale`,
+/// starting at the real wall clock when the simulator starts.
+#[derive(Debug)]
+pub(crate) struct Clock {
+    start: Instant,
+    start_unix: f64,
+    scale: f64,
+}
+
+impl Clock {
+    pub(crate) fn new(scale: f64) -> Self {
+        let start_unix = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
+        Clock {
+            start: Instant::now(),
+            start_unix,
+            scale,
+        }
+    }
+
+    /// Simulated Unix time in seconds.
+    pub(crate) fn now(&self) -> f64 {
+        self.start_unix + self.start.elapsed().as_secs_f64() * self.scale
+    }
+}
+
+/// A state that changes over simulated time: each step holds until its
+/// deadline, then `then` holds for ever.
+#[derive(Debug, Clone)]
+pub(crate) struct Timeline {
+    pub(crate) steps: Vec<(&'static str, f64)>,
+    pub(crate) then: &'static str,
+}
+
+impl Timeline {
+    pub(crate) fn at(&self, t: f64) -> &'static str {
+        for (s, until) in &self.steps {
+            if t < *until {
+                return s;
+            }
+        }
+        self.then
+    }
+
+    pub(crate) fn settled(&self, t: f64) -> bool {
+        self.steps.last().map(|(_, u)| t >= *u).unwrap_or(true)
+    }
+}
+
+/// Changes to one cloud virtual server.
+#[derive(Debug, Default)]
+pub(crate) struct CloudOver {
+    pub(crate) reference: Option<Option<String>>,
+    pub(crate) power: Option<Timeline>,
+    pub(crate) reinstalls: u32,
+}
+
+/// Changes to one v1 virtual server.
+#[derive(Debug, Default)]
+pub(crate) struct V1VsOver {
+    pub(crate) running: Option<bool>,
+    pub(crate) reinstalls: u32,
+    pub(crate) reboots: u32,
+}
+
+/// A DNS record.
+#[derive(Debug, Clone)]
+pub(crate) struct DnsRec {
+    pub(crate) id: u64,
+    pub(crate) host: String,
+    pub(crate) rtype: String,
+    pub(crate) content: String,
+    pub(crate) priority: Option<i64>,
+}
+
+/// Changes to one domain; its records are materialised on the first write.
+#[derive(Debug, Default)]
+pub(crate) struct DomainOver {
+    pub(crate) ttl: Option<i64>,
+    pub(crate) records: Option<Vec<DnsRec>>,
+}
+
+/// A bare metal installation or rescue boot in progress (or finished).
+#[derive(Debug, Clone)]
+pub(crate) struct BmTask {
+    pub(crate) rescue: bool,
+    pub(crate) until: f64,
+}
+
+/// Changes to one bare metal server.
+#[derive(Debug, Default)]
+pub(crate) struct BmOver {
+    pub(crate) reference: Option<Option<String>>,
+    pub(crate) switch_open: Option<bool>,
+    pub(crate) task: Option<BmTask>,
+    pub(crate) installs: u32,
+    pub(crate) rescues: u32,
+    pub(crate) power_cycles: u32,
+    pub(crate) os_id: Option<u64>,
+    pub(crate) leases: Option<Vec<Value>>,
+}
+
+/// Changes to one IP address (bare metal, rack or v1 virtual server).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct IpOver {
+    pub(crate) reverse: Option<String>,
+    pub(crate) null_routed: Option<bool>,
+}
+
+/// A member of a private network.
+#[derive(Debug, Clone)]
+pub(crate) struct Member {
+    pub(crate) bm: usize,
+    pub(crate) added: f64,
+    pub(crate) removing: Option<f64>,
+}
+
+impl Member {
+    /// The member's status at `t`, or None once removal has finished.
+    pub(crate) fn status(&self, t: f64) -> Option<&'static str> {
+        if let Some(r) = self.removing {
+            return (t < r + crate::MEMBER_TRANSITION_SECS).then_some("REMOVING");
+        }
+        Some(if t < self.added + crate::MEMBER_TRANSITION_SECS {
+            "CONFIGURING"
+        } else {
+            "CONFIGURED"
+        })
+    }
+}
+
+/// A private network.
+#[derive(Debug, Clone)]
+pub(crate) struct PrivNet {
+    pub(crate) id: u64,
+    pub(crate) name: String,
+    pub(crate) created: f64,
+    pub(crate) updated: f64,
+    pub(crate) members: Vec<Member>,
+}
+
+/// A CDN purge job.
+#[derive(Debug, Clone)]
+pub(crate) struct PurgeJob {
+    pub(crate) zone: u64,
+    pub(crate) urls: Vec<String>,
+    pub(crate) created: f64,
+}
+
+/// Everything mutable.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    pub(crate) cloud: BTreeMap<usize, CloudOver>,
+    pub(crate) v1_vs: BTreeMap<usize, V1VsOver>,
+    pub(crate) domains: BTreeMap<usize, DomainOver>,
+    pub(crate) bare_metals: BTreeMap<usize, BmOver>,
+    pub(crate) ips: BTreeMap<String, IpOver>,
+    pub(crate) private_networks: BTreeMap<u64, PrivNet>,
+    pub(crate) next_private_network: u64,
+    pub(crate) next_dns_record: u64,
+    pub(crate) sub_customers: BTreeMap<String, Value>,
+    pub(crate) acl: Value,
+    pub(crate) origins: BTreeMap<u64, Value>,
+    pub(crate) next_origin: u64,
+    pub(crate) purge_jobs: BTreeMap<u64, PurgeJob>,
+    pub(crate) next_purge: u64,
+    pub(crate) next_job: u64,
+    pub(crate) writes: Vec<WriteRecord>,
+}
+
+/// Per-request context: the simulator, the simulated time of the request
+/// and the operation name (set by the router).
+pub(crate) struct Cx<'a> {
+    pub(crate) inner: &'a crate::server::Inner,
+    pub(crate) now: f64,
+    pub(crate) op: Cell<&'static str>,
+}
+
+impl Cx<'_> {
+    pub(crate) fn ds(&self) -> &Dataset {
+        &self.inner.ds
+    }
+
+    pub(crate) fn seed(&self) -> u64 {
+        self.inner.ds.seed
+    }
+
+    pub(crate) fn state(&self) -> MutexGuard<'_, State> {
+        lock(&self.inner.state)
+    }
+
+    /// Record an applied write in the write log.
+    pub(crate) fn log(&self, st: &mut State, target: impl Into<String>) {
+        let seq = st.writes.len() as u64 + 1;
+        st.writes.push(WriteRecord {
+            seq,
+            operation: self.op.get().to_string(),
+            target: target.into(),
+            sim_time: self.now,
+        });
+    }
+}
+
+/// Lock a mutex, recovering the data if a panicking thread poisoned it.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
