@@ -1,2 +1,46 @@
-//! Shared helpers for hostapi's integration tests (fixtures, servers). The tests
-//! themselves live in `tests/tests/`.
+//! Shared helpers for hostapi's integration tests: clients pointed at a mock server,
+//! and the fixtures in `tests/fixtures/`. The tests themselves live in `tests/tests/`.
+
+use std::path::PathBuf;
+
+use hostapi::{Client, RetryPolicy};
+use httpmock::MockServer;
+
+/// The API key the mock-server clients send.
+pub const API_KEY: &str = "test-api-key-5e1f";
+/// The CDN secret the mock-server clients sign with.
+pub const CDN_SECRET: &str = "test-cdn-secret-9a7c";
+/// The CDN customer number the mock-server clients act for.
+pub const CDN_CUSTOMER: &str = "C123456";
+/// The path of the CDN base URL on the mock server.
+pub const CDN_BASE_PATH: &str = "/cdn";
+/// The fixed clock CDN signatures are made with.
+pub const CDN_TIMESTAMP: i64 = 1_700_000_000;
+
+/// A client of all three interfaces pointed at `server`, retries off (so a test sees
+/// each request once), CDN signatures made at [`CDN_TIMESTAMP`].
+pub fn client(server: &MockServer) -> Client {
+    Client::builder()
+        .base_url(server.base_url())
+        .api_key(API_KEY)
+        .cdn_base_url(format!("{}{CDN_BASE_PATH}", server.base_url()))
+        .cdn_secret(CDN_SECRET)
+        .cdn_customer(CDN_CUSTOMER)
+        .clock(hostapi::FixedClock(CDN_TIMESTAMP))
+        .retry_policy(RetryPolicy::never())
+        .build()
+        .expect("test client builds")
+}
+
+/// The text of `tests/fixtures/<name>`.
+pub fn fixture(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A value serialised as the CLI's `--output json` would print it.
+pub fn to_json<T: serde::Serialize>(value: &T) -> serde_json::Value {
+    serde_json::to_value(value).expect("domain values serialise")
+}

@@ -1,0 +1,386 @@
+//! [`Client`], its builder, and configuration from the environment.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hostapi_hooks::Hooks;
+use reqwest::header::HeaderValue;
+use secrecy::{ExposeSecret, SecretString};
+
+use crate::Error;
+use crate::config;
+use crate::signing::{CdnSigner, Clock, SystemClock};
+use crate::transport::hooks::{Auth, FacadeHooks};
+use crate::transport::retry::RetryPolicy;
+
+/// The environment variable holding the API key of the v1 and cloud interfaces.
+pub const ENV_API_KEY: &str = "HOSTAPI_API_KEY";
+/// The environment variable holding the v1 and cloud base URL.
+pub const ENV_BASE_URL: &str = "HOSTAPI_BASE_URL";
+/// The environment variable holding the CDN customer secret.
+pub const ENV_CDN_SECRET: &str = "HOSTAPI_CDN_SECRET";
+/// The environment variable holding the CDN customer number.
+pub const ENV_CDN_CUSTOMER: &str = "HOSTAPI_CDN_CUSTOMER";
+/// The environment variable holding the CDN base URL.
+pub const ENV_CDN_BASE_URL: &str = "HOSTAPI_CDN_BASE_URL";
+
+/// The `User-Agent` every request carries.
+pub const USER_AGENT: &str = concat!("hostapi/", env!("CARGO_PKG_VERSION"));
+
+/// The client of all three interfaces: v1 infrastructure, cloud v2 and CDN.
+///
+/// Cheap to clone (clones share one connection pool). Build one with
+/// [`Client::builder`] or [`Client::from_env`], then reach each resource group through
+/// its handle: [`Client::virtual_servers`], [`Client::bare_metals`], [`Client::cdn`]…
+///
+/// `Debug` shows the base URLs and whether credentials are set, never the credentials.
+#[derive(Clone)]
+pub struct Client {
+    pub(crate) inner: Arc<ClientInner>,
+}
+
+pub(crate) struct ClientInner {
+    pub(crate) infra: hostapi_raw_infra::Client,
+    pub(crate) cloud: hostapi_raw_cloud::Client,
+    pub(crate) cdn: hostapi_raw_cdn::Client,
+    /// The CDN customer number, when configured.
+    pub(crate) cdn_customer: Option<String>,
+    /// Signs CDN paths; also the clock CDN timestamps come from.
+    pub(crate) cdn_signer: Option<CdnSigner>,
+    /// The hooks of the v1/cloud and CDN clients, for the few calls written by hand
+    /// (the install form, PNG graphs).
+    pub(crate) api_hooks: Hooks,
+    pub(crate) http: reqwest::Client,
+    pub(crate) base_url: Option<String>,
+    pub(crate) cdn_base_url: Option<String>,
+    has_api_key: bool,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let inner = &self.inner;
+        f.debug_struct("Client")
+            .field("base_url", &inner.base_url)
+            .field("cdn_base_url", &inner.cdn_base_url)
+            .field("cdn_customer", &inner.cdn_customer)
+            .field(
+                "api_key",
+                &if inner.has_api_key { "set" } else { "not set" },
+            )
+            .field(
+                "cdn_secret",
+                &if inner.cdn_signer.is_some() {
+                    "set"
+                } else {
+                    "not set"
+                },
+            )
+            .finish()
+    }
+}
+
+/// Builds a [`Client`].
+///
+/// ```
+/// # fn main() -> Result<(), hostapi::Error> {
+/// let client = hostapi::Client::builder()
+///     .base_url("https://api.example.com")
+///     .api_key("my-api-key")
+///     .timeout(std::time::Duration::from_secs(20))
+///     .build()?;
+/// # let _ = client;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Default)]
+pub struct ClientBuilder {
+    api_key: Option<SecretString>,
+    base_url: Option<String>,
+    cdn_secret: Option<SecretString>,
+    cdn_customer: Option<String>,
+    cdn_base_url: Option<String>,
+    connect_timeout: Option<Duration>,
+    timeout: Option<Duration>,
+    retry: Option<RetryPolicy>,
+    clock: Option<Arc<dyn Clock>>,
+}
+
+impl fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("base_url", &self.base_url)
+            .field("cdn_base_url", &self.cdn_base_url)
+            .field("cdn_customer", &self.cdn_customer)
+            .field("api_key", &self.api_key.as_ref().map(|_| "set"))
+            .field("cdn_secret", &self.cdn_secret.as_ref().map(|_| "set"))
+            .field("connect_timeout", &self.connect_timeout)
+            .field("timeout", &self.timeout)
+            .field("retry", &self.retry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientBuilder {
+    /// The API key of the v1 and cloud interfaces (sent as `X-Svc-Auth`).
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = Some(SecretString::from(key.into()));
+        self
+    }
+
+    /// The base URL of the v1 and cloud interfaces (`https://…`; plain `http://` only
+    /// for loopback hosts). v1 paths start `/v1`, cloud paths `/cloud/v2`.
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// The CDN customer secret, which signs every CDN call.
+    pub fn cdn_secret(mut self, secret: impl Into<String>) -> Self {
+        self.cdn_secret = Some(SecretString::from(secret.into()));
+        self
+    }
+
+    /// The CDN customer number the CDN calls act for.
+    pub fn cdn_customer(mut self, customer: impl Into<String>) -> Self {
+        self.cdn_customer = Some(customer.into());
+        self
+    }
+
+    /// The base URL of the CDN interface (`https://…`; plain `http://` only for
+    /// loopback hosts).
+    pub fn cdn_base_url(mut self, url: impl Into<String>) -> Self {
+        self.cdn_base_url = Some(url.into());
+        self
+    }
+
+    /// How long to wait for a connection (default 10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = Some(timeout);
+        self
+    }
+
+    /// How long one attempt may take, from connecting to the end of the answer
+    /// (default 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// How failed attempts are retried (default [`RetryPolicy::default`]).
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.retry = Some(policy);
+        self
+    }
+
+    /// The clock CDN signatures are computed with (default: the system clock).
+    pub fn clock(mut self, clock: impl Clock) -> Self {
+        self.clock = Some(Arc::new(clock));
+        self
+    }
+
+    /// Checks the configuration and builds the client. Nothing is sent.
+    ///
+    /// Fails with [`Error::InvalidInput`] naming the setting when a base URL is not
+    /// https (nor loopback), a credential cannot be sent as given, or nothing at all is
+    /// configured. An interface left unconfigured fails at its first call, before
+    /// sending anything, naming what is missing.
+    pub fn build(self) -> Result<Client, Error> {
+        let base_url = self
+            .base_url
+            .as_deref()
+            .map(|u| config::base_url("base_url", u))
+            .transpose()?;
+        let cdn_base_url = self
+            .cdn_base_url
+            .as_deref()
+            .map(|u| config::base_url("cdn_base_url", u))
+            .transpose()?;
+        if let Some(key) = &self.api_key {
+            config::credential("api_key", key.expose_secret())?;
+        }
+        if let Some(secret) = &self.cdn_secret {
+            config::credential("cdn_secret", secret.expose_secret())?;
+        }
+        if let Some(customer) = &self.cdn_customer {
+            crate::validate::path_segment("cdn_customer", customer)?;
+        }
+        if self.api_key.is_none() && self.cdn_secret.is_none() {
+            return Err(Error::invalid(
+                "api_key",
+                format!(
+                    "no credentials configured: set an API key ({ENV_API_KEY}) or a CDN secret ({ENV_CDN_SECRET})"
+                ),
+            ));
+        }
+
+        // One rustls provider for the process; keep one the application installed.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .user_agent(USER_AGENT)
+            .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
+            .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
+            .pool_idle_timeout(Duration::from_secs(60))
+            .build()
+            .map_err(|e| {
+                Error::invalid("client", format!("the HTTP client could not be built: {e}"))
+            })?;
+        let retry = self.retry.unwrap_or_default();
+
+        let api_auth = match (&self.api_key, &base_url) {
+            (Some(key), Some(_)) => {
+                let mut value = HeaderValue::from_str(key.expose_secret())
+                    .map_err(|_| Error::invalid("api_key", "cannot be sent in a header"))?;
+                value.set_sensitive(true);
+                Auth::ApiKey(value)
+            }
+            (None, _) => Auth::Missing {
+                argument: "api_key",
+                hint: "not configured: set HOSTAPI_API_KEY or ClientBuilder::api_key",
+            },
+            (Some(_), None) => Auth::Missing {
+                argument: "base_url",
+                hint: "not configured: set HOSTAPI_BASE_URL or ClientBuilder::base_url",
+            },
+        };
+        let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
+        let cdn_signer = match (&self.cdn_secret, &cdn_base_url) {
+            (Some(secret), Some(url)) => Some(CdnSigner::new(secret.clone(), clock, url)),
+            _ => None,
+        };
+        let cdn_auth = match (&cdn_signer, &cdn_base_url) {
+            (Some(signer), _) => Auth::Cdn(signer.clone()),
+            (None, None) if self.cdn_secret.is_some() => Auth::Missing {
+                argument: "cdn_base_url",
+                hint: "not configured: set HOSTAPI_CDN_BASE_URL or ClientBuilder::cdn_base_url",
+            },
+            (None, _) => Auth::Missing {
+                argument: "cdn_secret",
+                hint: "not configured: set HOSTAPI_CDN_SECRET or ClientBuilder::cdn_secret",
+            },
+        };
+        let api_hooks = Hooks::new(FacadeHooks {
+            auth: api_auth,
+            retry: retry.clone(),
+        });
+        let cdn_hooks = Hooks::new(FacadeHooks {
+            auth: cdn_auth,
+            retry,
+        });
+
+        // Unconfigured interfaces get a base URL that cannot be reached; their calls
+        // stop in the hooks before anything is sent.
+        let unconfigured = "https://unconfigured.invalid";
+        let api_base = base_url.as_deref().unwrap_or(unconfigured);
+        let cdn_base = cdn_base_url.as_deref().unwrap_or(unconfigured);
+        Ok(Client {
+            inner: Arc::new(ClientInner {
+                infra: hostapi_raw_infra::Client::new_with_client(
+                    api_base,
+                    http.clone(),
+                    api_hooks.clone(),
+                ),
+                cloud: hostapi_raw_cloud::Client::new_with_client(
+                    api_base,
+                    http.clone(),
+                    api_hooks.clone(),
+                ),
+                cdn: hostapi_raw_cdn::Client::new_with_client(cdn_base, http.clone(), cdn_hooks),
+                cdn_customer: self.cdn_customer,
+                cdn_signer,
+                api_hooks,
+                http,
+                base_url,
+                cdn_base_url,
+                has_api_key: self.api_key.is_some(),
+            }),
+        })
+    }
+}
+
+impl Client {
+    /// Starts building a client.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+
+    /// Builds a client from the environment: `HOSTAPI_API_KEY`, `HOSTAPI_BASE_URL`,
+    /// `HOSTAPI_CDN_SECRET`, `HOSTAPI_CDN_CUSTOMER`, `HOSTAPI_CDN_BASE_URL`. Unset and
+    /// empty variables count as not configured.
+    pub fn from_env() -> Result<Self, Error> {
+        Self::builder_from_env().build()
+    }
+
+    /// A builder preset from the environment (see [`Client::from_env`]), for adding
+    /// settings before building.
+    pub fn builder_from_env() -> ClientBuilder {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let mut builder = Self::builder();
+        if let Some(key) = var(ENV_API_KEY) {
+            builder = builder.api_key(key);
+        }
+        if let Some(url) = var(ENV_BASE_URL) {
+            builder = builder.base_url(url);
+        }
+        if let Some(secret) = var(ENV_CDN_SECRET) {
+            builder = builder.cdn_secret(secret);
+        }
+        if let Some(customer) = var(ENV_CDN_CUSTOMER) {
+            builder = builder.cdn_customer(customer);
+        }
+        if let Some(url) = var(ENV_CDN_BASE_URL) {
+            builder = builder.cdn_base_url(url);
+        }
+        builder
+    }
+
+    /// The v1 and cloud base URL, when configured.
+    pub fn base_url(&self) -> Option<&str> {
+        self.inner.base_url.as_deref()
+    }
+
+    /// The CDN base URL, when configured.
+    pub fn cdn_base_url(&self) -> Option<&str> {
+        self.inner.cdn_base_url.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_credentials() {
+        let client = Client::builder()
+            .base_url("http://127.0.0.1:1")
+            .api_key("KEY-that-must-not-leak")
+            .cdn_secret("SECRET-that-must-not-leak")
+            .cdn_base_url("http://127.0.0.1:2/cdn")
+            .cdn_customer("C1")
+            .build()
+            .unwrap();
+        let shown = format!("{client:?} {client:#?}");
+        assert!(!shown.contains("must-not-leak"), "{shown}");
+        assert!(shown.contains("http://127.0.0.1:1"), "{shown}");
+        let builder = Client::builder().api_key("KEY-that-must-not-leak");
+        assert!(!format!("{builder:?}").contains("must-not-leak"));
+    }
+
+    #[test]
+    fn nothing_configured_is_refused() {
+        let err = Client::builder().build().unwrap_err();
+        assert!(
+            matches!(err, Error::InvalidInput { ref argument, .. } if argument == "api_key"),
+            "{err}"
+        );
+        let err = Client::builder()
+            .api_key("k")
+            .base_url("http://example.com")
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(err, Error::InvalidInput { ref argument, .. } if argument == "base_url"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,366 @@
+//! Running one generated call: a tracing span, the call record, and the translation of
+//! progenitor's error into [`Error`].
+
+use std::time::Instant;
+
+use bytes::Bytes;
+use progenitor_client::{Error as RawError, ResponseValue};
+use serde::de::DeserializeOwned;
+use tracing::Instrument;
+use tracing::field::Empty;
+
+use super::hooks::PREPARE_ERROR_SEPARATOR;
+use super::record::{CallOptions, Recorder};
+use crate::error::{Error, ErrorBody};
+use crate::wire::FieldError;
+
+/// The answer of a successful call: the decoded raw value and the body it came from
+/// (kept so that a normalisation error can show what the server sent).
+pub(crate) struct Answer<T> {
+    pub(crate) value: T,
+    operation: &'static str,
+    body: Bytes,
+}
+
+impl<T> Answer<T> {
+    /// Normalises the raw value; a failure becomes [`Error::Decode`] with the field's
+    /// path and the body.
+    pub(crate) fn normalize<U>(
+        self,
+        f: impl FnOnce(T) -> Result<U, FieldError>,
+    ) -> Result<U, Error> {
+        let Self {
+            value,
+            operation,
+            body,
+        } = self;
+        f(value).map_err(|e| decode_error(operation, &e, &body))
+    }
+
+    /// A decode error about this answer, for checks made after normalisation.
+    pub(crate) fn error(&self, error: &FieldError) -> Error {
+        decode_error(self.operation, error, &self.body)
+    }
+}
+
+pub(crate) fn decode_error(operation: &'static str, error: &FieldError, body: &[u8]) -> Error {
+    Error::Decode {
+        operation,
+        path: error.path(),
+        message: error.message().to_owned(),
+        body: String::from_utf8_lossy(body).into_owned(),
+    }
+}
+
+/// Runs a generated call whose success answer is JSON of type `T`.
+pub(crate) async fn json<T, E>(
+    operation: &'static str,
+    options: CallOptions,
+    call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
+) -> Result<Answer<T>, Error>
+where
+    T: DeserializeOwned,
+{
+    let (result, record) = run(operation, options, call).await;
+    let body = record.body.clone().unwrap_or_default();
+    match result {
+        Ok(value) => Ok(Answer {
+            value: value.into_inner(),
+            operation,
+            body,
+        }),
+        Err(RawError::UnexpectedResponse(response)) if response.status().is_success() => {
+            // A success status the spec does not name (201 for 200, say): the body is
+            // still the documented one.
+            let status = response.status().as_u16();
+            let bytes = response.bytes().await.unwrap_or(body);
+            decode_json::<T>(operation, &bytes)
+                .map(|value| Answer {
+                    value,
+                    operation,
+                    body: bytes,
+                })
+                .map_err(|e| with_status_note(e, status))
+        }
+        Err(error) => Err(translate::<T, E>(operation, error, record.status, body).await),
+    }
+}
+
+/// Runs a generated call whose success answer has no body (or one we ignore).
+pub(crate) async fn empty<T, E>(
+    operation: &'static str,
+    options: CallOptions,
+    call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
+) -> Result<(), Error> {
+    let (result, record) = run(operation, options, call).await;
+    match result {
+        Ok(_) => Ok(()),
+        Err(RawError::UnexpectedResponse(response)) if response.status().is_success() => Ok(()),
+        // A JSON answer where none is documented is still a success.
+        Err(RawError::InvalidResponsePayload(..))
+            if record.status.is_some_and(|s| (200..300).contains(&s)) =>
+        {
+            Ok(())
+        }
+        Err(error) => Err(translate::<(), E>(
+            operation,
+            error,
+            record.status,
+            record.body.unwrap_or_default(),
+        )
+        .await),
+    }
+}
+
+struct Finished {
+    status: Option<u16>,
+    body: Option<Bytes>,
+}
+
+async fn run<T, E>(
+    operation: &'static str,
+    options: CallOptions,
+    call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
+) -> (Result<ResponseValue<T>, RawError<E>>, Finished) {
+    let span = tracing::debug_span!(
+        "hostapi.call",
+        operation,
+        method = Empty,
+        path = Empty,
+        status = Empty,
+        attempts = Empty,
+        elapsed_ms = Empty,
+    );
+    let recorder = Recorder::new(options);
+    let started = Instant::now();
+    let result = recorder.clone().scope(call).instrument(span.clone()).await;
+    let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let mut record = recorder.lock();
+    if let Some(method) = &record.method {
+        span.record("method", method.as_str());
+    }
+    if let Some(path) = &record.path {
+        span.record("path", path.as_str());
+    }
+    if let Some(status) = record.status {
+        span.record("status", status);
+    }
+    span.record("attempts", record.attempts);
+    span.record("elapsed_ms", elapsed_ms);
+    tracing::debug!(parent: &span, ok = result.is_ok(), "hostapi: call finished");
+    let finished = Finished {
+        status: record.status,
+        body: record.body.take(),
+    };
+    (result, finished)
+}
+
+/// Decodes `bytes` as `T`, naming the JSON path of the first offending field.
+pub(crate) fn decode_json<T: DeserializeOwned>(
+    operation: &'static str,
+    bytes: &[u8],
+) -> Result<T, Error> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let decoded = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        (
+            json_path(error.path()),
+            describe_decode_failure(bytes, error.inner()),
+        )
+    });
+    let checked = decoded.and_then(|value| match deserializer.end() {
+        Ok(()) => Ok(value),
+        Err(error) => Err((String::new(), describe_decode_failure(bytes, &error))),
+    });
+    checked.map_err(|(path, message)| Error::Decode {
+        operation,
+        path,
+        message,
+        body: String::from_utf8_lossy(bytes).into_owned(),
+    })
+}
+
+fn json_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Segment::Unknown => {}
+        }
+    }
+    out
+}
+
+fn describe_decode_failure(bytes: &[u8], error: &serde_json::Error) -> String {
+    let body = ErrorBody::parse(bytes);
+    match body.kind {
+        crate::ErrorBodyKind::Empty => "the answer is empty where JSON was expected".to_owned(),
+        crate::ErrorBodyKind::Html { title } => format!(
+            "the answer is an HTML page, not JSON (from a proxy?){}",
+            title.map(|t| format!(": {t}")).unwrap_or_default()
+        ),
+        _ if error.is_eof() => format!("the answer ends early (truncated JSON): {error}"),
+        _ if error.is_syntax() => format!("the answer is not valid JSON: {error}"),
+        _ => error.to_string(),
+    }
+}
+
+fn with_status_note(error: Error, status: u16) -> Error {
+    match error {
+        Error::Decode {
+            operation,
+            path,
+            message,
+            body,
+        } => Error::Decode {
+            operation,
+            path,
+            message: format!("{message} (status {status})"),
+            body,
+        },
+        other => other,
+    }
+}
+
+/// Translates progenitor's error. `status` and `body` are what the hooks saw of the
+/// last answer, which progenitor may have lost (an error body that is not JSON loses
+/// its status there).
+async fn translate<T: DeserializeOwned, E>(
+    operation: &'static str,
+    error: RawError<E>,
+    status: Option<u16>,
+    body: Bytes,
+) -> Error {
+    match error {
+        RawError::Custom(message) | RawError::InvalidRequest(message) => {
+            match message.split_once(PREPARE_ERROR_SEPARATOR) {
+                Some((argument, reason)) if !argument.contains(' ') => {
+                    Error::invalid(argument, reason)
+                }
+                _ => Error::invalid(operation, message),
+            }
+        }
+        RawError::CommunicationError(e)
+        | RawError::InvalidUpgrade(e)
+        | RawError::ResponseBodyError(e) => transport_error(operation, e),
+        RawError::ErrorResponse(response) => Error::Status {
+            operation,
+            status: response.status().as_u16(),
+            body: ErrorBody::parse(&body),
+        },
+        RawError::InvalidResponsePayload(bytes, _) => match status {
+            Some(status) if !(200..300).contains(&status) => Error::Status {
+                operation,
+                status,
+                body: ErrorBody::parse(&bytes),
+            },
+            // Decode again with path tracking: progenitor's error has only a line and
+            // column. This runs only on the failure path.
+            _ => match decode_json::<T>(operation, &bytes) {
+                Err(error) => error,
+                Ok(_) => Error::Decode {
+                    operation,
+                    path: String::new(),
+                    message: "the answer could not be decoded".to_owned(),
+                    body: String::from_utf8_lossy(&bytes).into_owned(),
+                },
+            },
+        },
+        RawError::UnexpectedResponse(response) => {
+            let status = response.status().as_u16();
+            match response.bytes().await {
+                Ok(bytes) => Error::Status {
+                    operation,
+                    status,
+                    body: ErrorBody::parse(&bytes),
+                },
+                Err(e) => transport_error(operation, e),
+            }
+        }
+    }
+}
+
+pub(crate) fn transport_error(operation: &'static str, error: reqwest::Error) -> Error {
+    if error.is_timeout() {
+        return Error::Timeout { operation };
+    }
+    let message = if error.is_connect() {
+        "could not connect to the server"
+    } else if error.is_body() || error.is_decode() {
+        "the answer was cut short (connection closed mid-body)"
+    } else if error.is_request() {
+        "the request failed before an answer came (connection closed?)"
+    } else {
+        "the exchange with the server failed"
+    };
+    Error::Transport {
+        operation,
+        message: message.to_owned(),
+        source: Some(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Outer {
+        items: Vec<Inner>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Inner {
+        id: i64,
+    }
+
+    fn decode(body: &str) -> Error {
+        decode_json::<Outer>("listThings", body.as_bytes()).unwrap_err()
+    }
+
+    #[test]
+    fn decode_errors_name_the_field_path() {
+        match decode(r#"{"items":[{"id":1},{"id":"x"}]}"#) {
+            Error::Decode {
+                path,
+                operation,
+                body,
+                ..
+            } => {
+                assert_eq!(path, "items[1].id");
+                assert_eq!(operation, "listThings");
+                assert!(body.contains("\"x\""));
+            }
+            other => panic!("{other}"),
+        }
+        match decode(r#"{"items":[{}]}"#) {
+            Error::Decode { path, message, .. } => {
+                assert_eq!(path, "items[0]");
+                assert!(message.contains("missing field `id`"), "{message}");
+            }
+            other => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn decode_errors_say_what_the_body_was() {
+        let message = |body: &str| match decode(body) {
+            Error::Decode { message, .. } => message,
+            other => panic!("{other}"),
+        };
+        assert_eq!(message(""), "the answer is empty where JSON was expected");
+        assert!(
+            message("<html><title>Oops</title></html>").starts_with("the answer is an HTML page")
+        );
+        assert!(message(r#"{"items":[{"id":1}"#).starts_with("the answer ends early"));
+        assert!(message(r#"{"items":[]} trailing"#).starts_with("the answer is not valid JSON"));
+    }
+}

@@ -1,0 +1,10 @@
+//! How facade calls reach the wire: the hooks the generated clients run every request
+//! through, the retry policy, and the translation of outcomes into [`crate::Error`].
+
+pub(crate) mod call;
+pub(crate) mod hooks;
+pub(crate) mod record;
+pub(crate) mod retry;
+
+pub(crate) use call::{Answer, empty, json};
+pub(crate) use record::CallOptions;

@@ -1,0 +1,104 @@
+//! The v1 virtual server as the facade presents it.
+
+use std::net::IpAddr;
+
+use chrono::{NaiveDate, NaiveDateTime};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::model::macros::{id_type, open_enum};
+use crate::model::{ContractTerm, DataSize, Extra};
+
+id_type! {
+    /// The id of a v1 virtual server (an integer on the wire).
+    VirtualServerId
+}
+
+open_enum! {
+    /// The power state of a v1 virtual server.
+    VirtualServerState {
+        /// Running.
+        Running = "Running" => "running",
+        /// Stopped.
+        Stopped = "Stopped" => "stopped",
+    }
+}
+
+/// A virtual server of the v1 interface.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct VirtualServer {
+    /// The server's id.
+    pub id: VirtualServerId,
+    /// The server's name.
+    pub name: Option<String>,
+    /// The customer's own reference.
+    pub reference: Option<String>,
+    /// The power state.
+    pub state: Option<VirtualServerState>,
+    /// The template it was installed from.
+    pub template: Option<String>,
+    /// The platform it runs on, where the record says.
+    pub platform: Option<Platform>,
+    /// The attached ISO's name, if one is attached.
+    pub attached_iso: Option<String>,
+    /// The MAC address.
+    pub mac_address: Option<String>,
+    /// The service level agreement's name.
+    pub sla: Option<String>,
+    /// The data traffic pack's name.
+    pub data_traffic_pack: Option<String>,
+    /// The data traffic limit.
+    pub data_traffic_limit: Option<DataSize>,
+    /// The IP addresses, whichever of its two shapes the wire used.
+    pub ip_addresses: Vec<IpAssignment>,
+    /// Contract and billing details.
+    pub administrative: Option<AdministrativeInfo>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+/// The platform a virtual server runs on (the wire's `type`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Platform {
+    /// The platform's id (sent as `id` or `Id`).
+    pub id: Option<String>,
+    /// The platform's name.
+    pub name: Option<String>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+/// An IP address assigned to a server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct IpAssignment {
+    /// The address.
+    pub ip: IpAddr,
+    /// Whether traffic to it is null-routed.
+    pub null_routed: bool,
+    /// The reverse DNS name, when set.
+    pub reverse_dns: Option<String>,
+}
+
+/// Contract and billing details of a v1 virtual server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct AdministrativeInfo {
+    /// The customer number.
+    pub customer_number: Option<String>,
+    /// When the server was created (local time of the service; the wire gives no offset).
+    pub created_at: Option<NaiveDateTime>,
+    /// Contract start.
+    pub start_date: Option<NaiveDate>,
+    /// Contract end; `None` while the contract runs on.
+    pub end_date: Option<NaiveDate>,
+    /// How often it is billed, as the service words it.
+    pub billing_frequency: Option<String>,
+    /// The contract term.
+    pub contract_term: Option<ContractTerm>,
+    /// The order number.
+    pub order_number: Option<String>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}

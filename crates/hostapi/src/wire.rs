@@ -1,0 +1,512 @@
+//! Reading the wire's loose values: booleans in five spellings, numbers as strings,
+//! five date formats, sizes with units. Every reader says what it expected and what it
+//! found; [`FieldError`] collects where (as a JSON path in the wire's own names).
+
+use std::borrow::Cow;
+use std::str::FromStr;
+
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime};
+use rust_decimal::Decimal;
+
+use crate::model::{BitRate, ContractTerm, DataSize, DataUnit, RateUnit, TermUnit};
+
+/// A value the normaliser could not read, and where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FieldError {
+    /// Outermost first once complete; built innermost first while the error travels
+    /// up, so each level adds its own segment without knowing its parents.
+    path: Vec<Segment>,
+    message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Key(Cow<'static, str>),
+    Index(usize),
+}
+
+impl FieldError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        Self {
+            path: Vec::new(),
+            message: message.into(),
+        }
+    }
+
+    /// The value was required but absent (or null).
+    pub(crate) fn missing() -> Self {
+        Self::new("required but absent")
+    }
+
+    /// Adds the key this error sits under.
+    pub(crate) fn at(mut self, key: impl Into<Cow<'static, str>>) -> Self {
+        self.path.push(Segment::Key(key.into()));
+        self
+    }
+
+    /// Adds the array index this error sits at.
+    pub(crate) fn at_index(mut self, index: usize) -> Self {
+        self.path.push(Segment::Index(index));
+        self
+    }
+
+    /// The JSON path, e.g. `virtualServers[3].administrativeInfo.createdAt`.
+    pub(crate) fn path(&self) -> String {
+        let mut out = String::new();
+        for segment in self.path.iter().rev() {
+            match segment {
+                Segment::Key(key) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(key);
+                }
+                Segment::Index(index) => {
+                    out.push('[');
+                    out.push_str(&index.to_string());
+                    out.push(']');
+                }
+            }
+        }
+        out
+    }
+
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+/// Adds path segments to the error of a `Result`.
+pub(crate) trait At<T> {
+    /// Places the error under `key`.
+    fn at(self, key: impl Into<Cow<'static, str>>) -> Result<T, FieldError>;
+    /// Places the error at `index`.
+    fn at_index(self, index: usize) -> Result<T, FieldError>;
+}
+
+impl<T> At<T> for Result<T, FieldError> {
+    fn at(self, key: impl Into<Cow<'static, str>>) -> Result<T, FieldError> {
+        self.map_err(|e| e.at(key))
+    }
+
+    fn at_index(self, index: usize) -> Result<T, FieldError> {
+        self.map_err(|e| e.at_index(index))
+    }
+}
+
+/// The wire's leftover fields as the model's [`Extra`](crate::model::Extra) map.
+pub(crate) fn extra(map: serde_json::Map<String, serde_json::Value>) -> crate::model::Extra {
+    map.into_iter().collect()
+}
+
+/// Takes a field the spec could not name (an alternate spelling that lands in the
+/// leftovers, such as `Id` beside `id`) out of the leftover map.
+pub(crate) fn take_extra(
+    map: &mut serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<serde_json::Value> {
+    map.remove(key)
+}
+
+/// The text of a JSON scalar: strings as they are, numbers and booleans printed; `None`
+/// for null, arrays and objects.
+pub(crate) fn scalar_text(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// An IP address.
+pub(crate) fn ip_address(text: &str) -> Result<std::net::IpAddr, FieldError> {
+    text.trim()
+        .parse()
+        .map_err(|_| FieldError::new(format!("expected an IP address, found {}", found(text))))
+}
+
+/// Requires a value the wire may have left out.
+pub(crate) fn required<T>(value: Option<T>, key: &'static str) -> Result<T, FieldError> {
+    value.ok_or_else(|| FieldError::missing().at(key))
+}
+
+/// Normalises each item of a list, numbering errors by index.
+pub(crate) fn each<R, T>(
+    items: Vec<R>,
+    mut f: impl FnMut(R) -> Result<T, FieldError>,
+) -> Result<Vec<T>, FieldError> {
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| f(item).at_index(index))
+        .collect()
+}
+
+fn found(value: &str) -> String {
+    let shown: String = value.chars().take(60).collect();
+    if shown.len() < value.len() {
+        format!("`{shown}…`")
+    } else {
+        format!("`{shown}`")
+    }
+}
+
+/// `None` for null, absent, empty or blank text; the trimmed text otherwise.
+pub(crate) fn non_empty(value: Option<String>) -> Option<String> {
+    let value = value?;
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        None
+    } else if trimmed.len() == value.len() {
+        Some(value)
+    } else {
+        Some(trimmed.to_owned())
+    }
+}
+
+/// A boolean from `true`/`false`, `"true"`/`"false"`, `"yes"`/`"no"`, `1`/`0`, `"1"`/`"0"`,
+/// `"on"`/`"off"` (any letter case).
+pub(crate) fn boolean(text: &str) -> Result<bool, FieldError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "y" | "1" | "on" => Ok(true),
+        "false" | "no" | "n" | "0" | "off" | "" => Ok(false),
+        _ => Err(FieldError::new(format!(
+            "expected a boolean (true/false, yes/no, 1/0), found {}",
+            found(text)
+        ))),
+    }
+}
+
+/// A boolean sent as an integer (0 false, anything else true).
+pub(crate) fn boolean_from_integer(value: i64) -> bool {
+    value != 0
+}
+
+/// An exact decimal from text such as `"12.99"`, `"1,234.50"` or `"€ 12.99"`.
+pub(crate) fn decimal(text: &str) -> Result<Decimal, FieldError> {
+    let cleaned: String = text
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ',' | ' ' | '€' | '$' | '£'))
+        .collect();
+    Decimal::from_str(&cleaned)
+        .or_else(|_| Decimal::from_scientific(&cleaned))
+        .map_err(|_| FieldError::new(format!("expected a decimal number, found {}", found(text))))
+}
+
+/// An exact decimal from a JSON number: the shortest text that reads back as the same
+/// `f64`, so `12.99` stays `12.99` rather than becoming `12.9900000000000002131628…`.
+pub(crate) fn decimal_from_f64(value: f64) -> Result<Decimal, FieldError> {
+    if !value.is_finite() {
+        return Err(FieldError::new(format!(
+            "expected a finite number, found {value}"
+        )));
+    }
+    decimal(&value.to_string())
+}
+
+/// An integer from text (`"42"`).
+pub(crate) fn integer(text: &str) -> Result<i64, FieldError> {
+    text.trim()
+        .parse()
+        .map_err(|_| FieldError::new(format!("expected an integer, found {}", found(text))))
+}
+
+/// A non-negative count from a wire integer.
+pub(crate) fn count(value: i64) -> Result<u64, FieldError> {
+    u64::try_from(value)
+        .map_err(|_| FieldError::new(format!("expected a count (0 or more), found {value}")))
+}
+
+/// Local ISO 8601 without offset: `YYYY-MM-DDThh:mm:ss` (a space instead of `T` and
+/// fractional seconds are accepted too).
+pub(crate) fn local_date_time(text: &str) -> Result<NaiveDateTime, FieldError> {
+    let text = text.trim();
+    [
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%d %H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M",
+    ]
+    .iter()
+    .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
+    .ok_or_else(|| {
+        FieldError::new(format!(
+            "expected a local date-time like 2024-01-31T13:45:00, found {}",
+            found(text)
+        ))
+    })
+}
+
+/// A timestamp with an offset: `YYYY-MM-DDThh:mm:ss+hhmm` (the wire's form), `+hh:mm`
+/// or `Z` (RFC 3339), with optional fractional seconds.
+pub(crate) fn offset_date_time(text: &str) -> Result<DateTime<FixedOffset>, FieldError> {
+    let text = text.trim();
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .or_else(|| {
+            ["%Y-%m-%dT%H:%M:%S%.f%z", "%Y-%m-%d %H:%M:%S%.f%z"]
+                .iter()
+                .find_map(|format| DateTime::parse_from_str(text, format).ok())
+        })
+        .ok_or_else(|| {
+            FieldError::new(format!(
+                "expected a timestamp with offset like 2024-01-31T13:45:00+0100, found {}",
+                found(text)
+            ))
+        })
+}
+
+/// A date shown as `Mon d, yyyy` (`Jan 5, 2024`; full month names too).
+pub(crate) fn month_day_year(text: &str) -> Result<NaiveDate, FieldError> {
+    let text = text.trim();
+    ["%b %d, %Y", "%B %d, %Y", "%b %e, %Y"]
+        .iter()
+        .find_map(|format| NaiveDate::parse_from_str(text, format).ok())
+        .ok_or_else(|| {
+            FieldError::new(format!(
+                "expected a date like Jan 5, 2024, found {}",
+                found(text)
+            ))
+        })
+}
+
+/// A date shown as `DD-MM-YYYY`.
+pub(crate) fn day_month_year(text: &str) -> Result<NaiveDate, FieldError> {
+    NaiveDate::parse_from_str(text.trim(), "%d-%m-%Y").map_err(|_| {
+        FieldError::new(format!(
+            "expected a date like 31-01-2024 (DD-MM-YYYY), found {}",
+            found(text)
+        ))
+    })
+}
+
+/// Any of the wire's date spellings, as a calendar date: the contract and billing
+/// dates come as `YYYY-MM-DD`, local date-times, offset timestamps, `Mon d, yyyy` or
+/// `DD-MM-YYYY` depending on the view.
+pub(crate) fn any_date(text: &str) -> Result<NaiveDate, FieldError> {
+    let trimmed = text.trim();
+    NaiveDate::parse_from_str(trimmed, "%Y-%m-%d")
+        .ok()
+        .or_else(|| local_date_time(trimmed).ok().map(|d| d.date()))
+        .or_else(|| offset_date_time(trimmed).ok().map(|d| d.date_naive()))
+        .or_else(|| month_day_year(trimmed).ok())
+        .or_else(|| day_month_year(trimmed).ok())
+        .ok_or_else(|| FieldError::new(format!("expected a date, found {}", found(text))))
+}
+
+/// An optional date: null, absent, `""` and the all-zero date mean none.
+pub(crate) fn optional<T>(
+    value: Option<String>,
+    read: impl FnOnce(&str) -> Result<T, FieldError>,
+) -> Result<Option<T>, FieldError> {
+    match non_empty(value) {
+        None => Ok(None),
+        Some(text) if text.starts_with("0000-00-00") => Ok(None),
+        Some(text) => read(&text).map(Some),
+    }
+}
+
+/// Splits "1100.50 GB", "64GB", "11 Mbps" into the number and the unit text.
+fn amount_and_unit(text: &str) -> Option<(Decimal, &str)> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',' || c == '-'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let amount = decimal(number).ok()?;
+    Some((amount, unit.trim()))
+}
+
+/// A data size with its unit ("1100.50 GB", "64GB"). A bare number has no unit to
+/// assume and is refused.
+pub(crate) fn data_size(text: &str) -> Result<DataSize, FieldError> {
+    match amount_and_unit(text) {
+        Some((amount, unit)) if !unit.is_empty() => Ok(DataSize {
+            amount,
+            unit: data_unit(unit),
+        }),
+        _ => Err(FieldError::new(format!(
+            "expected a size with a unit like 64 GB, found {}",
+            found(text)
+        ))),
+    }
+}
+
+/// A data unit, with the spellings the wire uses ("GB", "Gb", "gigabytes", "GiB"…).
+pub(crate) fn data_unit(text: &str) -> DataUnit {
+    let unit = text.trim();
+    let lower = unit.to_ascii_lowercase();
+    let canonical = match lower.trim_end_matches('s') {
+        "b" | "byte" => "B",
+        "kb" | "kilobyte" => "KB",
+        "mb" | "megabyte" => "MB",
+        "gb" | "gigabyte" => "GB",
+        "tb" | "terabyte" => "TB",
+        "pb" | "petabyte" => "PB",
+        _ => unit,
+    };
+    DataUnit::from_wire(canonical)
+}
+
+/// A bit rate with its unit ("11 Mbps", "100 Mbit/s").
+pub(crate) fn bit_rate(text: &str) -> Result<BitRate, FieldError> {
+    match amount_and_unit(text) {
+        Some((amount, unit)) if !unit.is_empty() => {
+            let canonical = match unit.to_ascii_lowercase().as_str() {
+                "bps" | "bit/s" => "bps",
+                "kbps" | "kbit/s" => "Kbps",
+                "mbps" | "mbit/s" => "Mbps",
+                "gbps" | "gbit/s" => "Gbps",
+                _ => unit,
+            };
+            Ok(BitRate {
+                amount,
+                unit: RateUnit::from_wire(canonical),
+            })
+        }
+        _ => Err(FieldError::new(format!(
+            "expected a rate with a unit like 11 Mbps, found {}",
+            found(text)
+        ))),
+    }
+}
+
+/// A contract term: "1 year", "2 years", "12 months", "1 month", or a bare number of
+/// years (the documented integer form).
+pub(crate) fn contract_term_text(text: &str) -> Result<ContractTerm, FieldError> {
+    let text = text.trim();
+    let error = || {
+        FieldError::new(format!(
+            "expected a term like `1 year` or `12 months`, found {}",
+            found(text)
+        ))
+    };
+    let (number, unit) = match text.split_once(char::is_whitespace) {
+        Some((number, unit)) => (number, unit.trim()),
+        None => (text, "year"),
+    };
+    let amount: u32 = number.parse().map_err(|_| error())?;
+    let unit = match unit.to_ascii_lowercase().trim_end_matches('s') {
+        "year" | "yr" => TermUnit::Years,
+        "month" | "mo" => TermUnit::Months,
+        _ => TermUnit::from_wire(unit),
+    };
+    Ok(ContractTerm { amount, unit })
+}
+
+/// A contract term given as an integer number of years.
+pub(crate) fn contract_term_years(years: i64) -> Result<ContractTerm, FieldError> {
+    let amount = u32::try_from(years)
+        .map_err(|_| FieldError::new(format!("expected a number of years, found {years}")))?;
+    Ok(ContractTerm {
+        amount,
+        unit: TermUnit::Years,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_read_outermost_first() {
+        let error = FieldError::new("bad")
+            .at("createdAt")
+            .at("administrativeInfo")
+            .at_index(3)
+            .at("virtualServers");
+        assert_eq!(
+            error.path(),
+            "virtualServers[3].administrativeInfo.createdAt"
+        );
+    }
+
+    #[test]
+    fn booleans_in_every_spelling() {
+        for yes in ["true", "TRUE", "Yes", "1", " on "] {
+            assert_eq!(boolean(yes), Ok(true), "{yes}");
+        }
+        for no in ["false", "No", "0", "off", ""] {
+            assert_eq!(boolean(no), Ok(false), "{no}");
+        }
+        assert!(boolean("maybe").unwrap_err().message().contains("`maybe`"));
+    }
+
+    #[test]
+    fn decimals_stay_exact() {
+        assert_eq!(decimal("12.99").unwrap().to_string(), "12.99");
+        assert_eq!(decimal("1,234.50").unwrap().to_string(), "1234.50");
+        assert_eq!(decimal_from_f64(12.99).unwrap().to_string(), "12.99");
+        assert_eq!(
+            decimal_from_f64(0.1 + 0.2).unwrap().to_string(),
+            "0.30000000000000004"
+        );
+        assert!(decimal_from_f64(f64::NAN).is_err());
+        assert!(decimal("twelve").is_err());
+    }
+
+    #[test]
+    fn the_five_date_formats() {
+        assert_eq!(
+            local_date_time("2024-01-31T13:45:00").unwrap().to_string(),
+            "2024-01-31 13:45:00"
+        );
+        assert_eq!(
+            offset_date_time("2024-01-31T13:45:00+0100")
+                .unwrap()
+                .to_rfc3339(),
+            "2024-01-31T13:45:00+01:00"
+        );
+        assert_eq!(
+            offset_date_time("2024-01-31T13:45:00Z")
+                .unwrap()
+                .to_rfc3339(),
+            "2024-01-31T13:45:00+00:00"
+        );
+        assert_eq!(
+            month_day_year("Jan 5, 2024").unwrap().to_string(),
+            "2024-01-05"
+        );
+        assert_eq!(
+            month_day_year("January 15, 2024").unwrap().to_string(),
+            "2024-01-15"
+        );
+        assert_eq!(
+            day_month_year("31-01-2024").unwrap().to_string(),
+            "2024-01-31"
+        );
+        assert_eq!(any_date("2024-01-31").unwrap().to_string(), "2024-01-31");
+        assert_eq!(optional(Some(String::new()), any_date), Ok(None));
+        assert_eq!(optional(None, any_date), Ok(None));
+        assert_eq!(
+            optional(Some("0000-00-00 00:00:00".into()), any_date),
+            Ok(None)
+        );
+        assert!(day_month_year("2024-01-31").is_err());
+    }
+
+    #[test]
+    fn sizes_rates_and_terms() {
+        let size = data_size("1100.50 GB").unwrap();
+        assert_eq!(
+            (size.amount.to_string(), size.unit),
+            ("1100.50".to_owned(), DataUnit::Gigabytes)
+        );
+        assert_eq!(
+            data_size("64GB").unwrap().bytes().unwrap().to_string(),
+            "64000000000"
+        );
+        assert_eq!(
+            data_size("2 TiB").unwrap().unit,
+            DataUnit::Unknown("TiB".into())
+        );
+        assert!(data_size("64").is_err());
+        let rate = bit_rate("11 Mbps").unwrap();
+        assert_eq!(rate.bits_per_second().unwrap().to_string(), "11000000");
+        assert_eq!(contract_term_text("2 years").unwrap().months(), Some(24));
+        assert_eq!(contract_term_text("12 months").unwrap().months(), Some(12));
+        assert_eq!(contract_term_text("3").unwrap().months(), Some(36));
+        assert!(contract_term_text("forever").is_err());
+    }
+}

@@ -1,0 +1,148 @@
+//! v1 virtual servers: normalised output (snapshots), exact wire form of each call.
+
+use hostapi::{Error, VirtualServerId, VirtualServerState};
+use hostapi_tests::{API_KEY, client, fixture, to_json};
+use httpmock::Method::{GET, POST};
+use httpmock::MockServer;
+
+#[tokio::test]
+async fn list_normalises_every_quirk() {
+    let server = MockServer::start_async().await;
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(GET)
+                .path("/v1/virtualServers")
+                .header("X-Svc-Auth", API_KEY);
+            then.status(200)
+                .header("content-type", "application/json")
+                .body(fixture("infra/virtual_servers.json"));
+        })
+        .await;
+    let servers = client(&server)
+        .virtual_servers()
+        .list()
+        .await
+        .expect("list decodes");
+    mock.assert_async().await;
+
+    // Both ipAddresses shapes become one list; `Id` and `id` both give the platform id;
+    // a state the docs do not list is kept.
+    assert_eq!(servers[0].ip_addresses.len(), 2);
+    assert_eq!(servers[1].ip_addresses.len(), 2);
+    assert_eq!(
+        servers[1].platform.as_ref().and_then(|p| p.id.as_deref()),
+        Some("4")
+    );
+    assert_eq!(
+        servers[2].state,
+        Some(VirtualServerState::Unknown("Migrating".into()))
+    );
+    assert!(servers[2].extra.contains_key("backupPolicy"));
+    insta::assert_json_snapshot!("virtual_servers_list", to_json(&servers));
+}
+
+#[tokio::test]
+async fn get_unwraps_the_one_element_array() {
+    let server = MockServer::start_async().await;
+    server
+        .mock_async(|when, then| {
+            when.method(GET).path("/v1/virtualServers/102");
+            then.status(200).body(
+                r#"{"virtualServers":[{"id":102,"serverName":"db-01","ipAddresses":{"198.51.100.7":{"isNulled":false,"reverseDNS":"db"}}}]}"#,
+            );
+        })
+        .await;
+    let vs = client(&server)
+        .virtual_servers()
+        .get(&VirtualServerId::from(102u64))
+        .await
+        .unwrap();
+    assert_eq!(vs.id.as_str(), "102");
+    assert_eq!(vs.ip_addresses[0].ip.to_string(), "198.51.100.7");
+}
+
+#[tokio::test]
+async fn get_with_other_than_one_element_is_a_decode_error() {
+    let server = MockServer::start_async().await;
+    server
+        .mock_async(|when, then| {
+            when.method(GET).path("/v1/virtualServers/7");
+            then.status(200).body(r#"{"virtualServers":[]}"#);
+        })
+        .await;
+    let err = client(&server)
+        .virtual_servers()
+        .get(&7u64.into())
+        .await
+        .unwrap_err();
+    match err {
+        Error::Decode {
+            operation,
+            path,
+            message,
+            ..
+        } => {
+            assert_eq!(operation, "getVirtualServer");
+            assert_eq!(path, "virtualServers");
+            assert_eq!(message, "expected exactly one server, found 0");
+        }
+        other => panic!("{other}"),
+    }
+}
+
+#[tokio::test]
+async fn power_calls_post_nothing_with_the_key_and_return_the_job() {
+    for (action, call) in [
+        ("powerOn", 0),
+        ("powerOff", 1),
+        ("reboot", 2),
+        ("reinstall", 3),
+    ] {
+        let server = MockServer::start_async().await;
+        let mock = server
+            .mock_async(|when, then| {
+                when.method(POST)
+                    .path(format!("/v1/virtualServers/101/{action}"))
+                    .header("X-Svc-Auth", API_KEY)
+                    .header("user-agent", hostapi::USER_AGENT)
+                    .header_missing("api-version")
+                    .body("");
+                then.status(202).body(r#"{"asyncjob":{"jobid":"job-42"}}"#);
+            })
+            .await;
+        let client = client(&server);
+        let servers = client.virtual_servers();
+        let id = VirtualServerId::from(101u64);
+        let job = match call {
+            0 => servers.power_on(&id).await,
+            1 => servers.power_off(&id).await,
+            2 => servers.reboot(&id).await,
+            _ => servers.reinstall(&id).await,
+        }
+        .unwrap_or_else(|e| panic!("{action}: {e}"));
+        mock.assert_async().await;
+        assert_eq!(job.id.as_str(), "job-42", "{action}");
+    }
+}
+
+#[tokio::test]
+async fn a_non_numeric_id_is_refused_before_sending() {
+    let server = MockServer::start_async().await;
+    let any = server
+        .mock_async(|when, then| {
+            when.any_request();
+            then.status(500);
+        })
+        .await;
+    let id: VirtualServerId = "abc".parse().unwrap();
+    let err = client(&server)
+        .virtual_servers()
+        .power_on(&id)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidInput { argument, .. } if argument == "id"),
+        "{err}"
+    );
+    assert_eq!(any.calls_async().await, 0);
+}
