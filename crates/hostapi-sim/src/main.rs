@@ -1,5 +1,5 @@
 //! `hostapi-sim`: run the simulator stand-alone. Prints one JSON line with
-//! the base URLs and credentials on stdout, then serves until Ctrl-C.
+//! the base URLs and credentials on stdout, then serves until Ctrl-C (or SIGTERM).
 //! Logs go to stderr (`RUST_LOG` filters them; default `info`).
 
 use std::io::Write;
@@ -86,10 +86,30 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     }
+    wait_for_signal().await;
+    tracing::info!("signal received: shutting down");
+    sim.shutdown().await;
+    std::process::ExitCode::SUCCESS
+}
+
+/// Ctrl-C (SIGINT), or SIGTERM on Unix.
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                r = tokio::signal::ctrl_c() => {
+                    if let Err(e) = r {
+                        eprintln!("hostapi-sim: cannot wait for Ctrl-C: {e}");
+                    }
+                }
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
     if let Err(e) = tokio::signal::ctrl_c().await {
         eprintln!("hostapi-sim: cannot wait for Ctrl-C: {e}");
     }
-    tracing::info!("Ctrl-C: shutting down");
-    sim.shutdown().await;
-    std::process::ExitCode::SUCCESS
 }

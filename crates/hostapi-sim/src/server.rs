@@ -20,6 +20,7 @@ use axum::extract::State as AxState;
 use axum::http::{HeaderValue, Request, StatusCode, header};
 use axum::response::Response;
 use bytes::Bytes;
+use futures::StreamExt;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
@@ -391,10 +392,14 @@ async fn truncate(resp: Response) -> Response {
     }
     let declared = bytes.len().max(32);
     let half = bytes.slice(..bytes.len() / 2);
-    let stream = futures::stream::iter(vec![
-        Ok::<Bytes, std::io::Error>(half),
-        Err(std::io::Error::other("truncated by fault injection")),
-    ]);
+    // The error comes after a pause, so hyper flushes the head and the
+    // first half before it aborts the connection.
+    let stream = futures::stream::iter(vec![Ok::<Bytes, std::io::Error>(half)]).chain(
+        futures::stream::once(async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            Err(std::io::Error::other("truncated by fault injection"))
+        }),
+    );
     parts
         .headers
         .insert(header::CONTENT_LENGTH, HeaderValue::from(declared as u64));
