@@ -155,7 +155,9 @@ impl ErrorBody {
         let kind = if trimmed.is_empty() {
             ErrorBodyKind::Empty
         } else if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) {
-            ServiceError::from_json(&value).map_or(ErrorBodyKind::OtherJson, |e| ErrorBodyKind::Service(Box::new(e)))
+            ServiceError::from_json(&value).map_or(ErrorBodyKind::OtherJson, |e| {
+                ErrorBodyKind::Service(Box::new(e))
+            })
         } else if looks_like_html(trimmed) {
             ErrorBodyKind::Html {
                 title: html_title(trimmed),

@@ -26,25 +26,43 @@
 //! field. Credentials never appear in `Debug` output, logs or errors; secrets the
 //! service returns are [`Secret`]s, redacted unless you ask.
 
+mod bare_metal;
+mod catalog;
+mod cdn;
 mod client;
+mod cloud;
 mod config;
+mod domains;
 mod error;
 mod handle;
+mod ips;
 mod model;
+mod private_networks;
+mod private_racks;
 mod secret;
 mod signing;
 mod transport;
 mod validate;
 mod virtual_servers;
+mod wait;
 mod wire;
 
+pub use bare_metal::*;
+pub use catalog::*;
+pub use cdn::*;
 pub use client::{
     Client, ClientBuilder, ENV_API_KEY, ENV_BASE_URL, ENV_CDN_BASE_URL, ENV_CDN_CUSTOMER,
     ENV_CDN_SECRET, USER_AGENT,
 };
+pub use cloud::*;
+pub use domains::*;
 pub use error::{Error, ErrorBody, ErrorBodyKind, ServiceError};
+pub use ips::*;
 pub use model::*;
+pub use private_networks::*;
+pub use private_racks::*;
 pub use secret::{REDACTED, Secret, expose_secrets};
 pub use signing::{Clock, FixedClock, SystemClock, cdn_signature};
 pub use transport::retry::RetryPolicy;
 pub use virtual_servers::*;
+pub use wait::{WaitOptions, WaitProgress};

@@ -112,6 +112,70 @@ pub(crate) async fn empty<T, E>(
     }
 }
 
+/// The answer of a hand-written call: its content type and body.
+#[derive(Debug, Clone)]
+pub(crate) struct RawBody {
+    pub(crate) content_type: Option<String>,
+    pub(crate) bytes: Bytes,
+}
+
+/// Runs a request the generated client cannot make (a nested form, a PNG answer)
+/// through the same hooks as generated calls: credentials, retries, tracing, and the
+/// same error translation. A 2xx answer's body is returned whatever its type.
+pub(crate) async fn raw(
+    operation: &'static str,
+    options: CallOptions,
+    hooks: &hostapi_hooks::Hooks,
+    http: &reqwest::Client,
+    mut request: reqwest::Request,
+) -> Result<RawBody, Error> {
+    let call = async move {
+        hooks
+            .prepare(&mut request, operation)
+            .map_err(RawError::<()>::Custom)?;
+        let response = hooks
+            .execute(http, request, operation)
+            .await
+            .map_err(RawError::CommunicationError)?;
+        let status = response.status();
+        let headers = response.headers().clone();
+        if !status.is_success() {
+            return Err(RawError::ErrorResponse(ResponseValue::new(
+                (),
+                status,
+                headers,
+            )));
+        }
+        let content_type = headers
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(RawError::ResponseBodyError)?;
+        Ok(ResponseValue::new(
+            RawBody {
+                content_type,
+                bytes,
+            },
+            status,
+            headers,
+        ))
+    };
+    let (result, record) = run(operation, options, call).await;
+    match result {
+        Ok(value) => Ok(value.into_inner()),
+        Err(error) => Err(translate::<(), ()>(
+            operation,
+            error,
+            record.status,
+            record.body.unwrap_or_default(),
+        )
+        .await),
+    }
+}
+
 struct Finished {
     status: Option<u16>,
     body: Option<Bytes>,

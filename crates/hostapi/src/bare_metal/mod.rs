@@ -1,0 +1,1 @@
+//! Bare metal servers.

@@ -1,0 +1,1 @@
+//! Read-only catalogues: rescue images, operating systems, control panels, partition schemas, services.

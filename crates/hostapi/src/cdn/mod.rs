@@ -1,0 +1,1 @@
+//! The CDN interface: purges, customers, sub-customers, ACLs, origins.

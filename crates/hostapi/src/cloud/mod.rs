@@ -1,0 +1,1 @@
+//! The cloud v2 interface: virtual servers, credentials, metrics, private clouds.

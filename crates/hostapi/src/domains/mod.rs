@@ -1,0 +1,1 @@
+//! Domains and their DNS records.

@@ -1,0 +1,79 @@
+//! An IP address as the v1 interface describes it, in any of its views (a bare metal's
+//! IPs, a private rack's IPs, the answer of `PUT /v1/ips/{ip}`).
+
+use std::net::IpAddr;
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::model::macros::open_enum;
+use crate::model::{Extra, PrivateRackId};
+
+open_enum! {
+    /// What kind of server an IP is assigned to.
+    ServerKind {
+        /// A bare metal server.
+        BareMetal = "Bare Metal" => "bare_metal",
+        /// A cloud server.
+        Cloud = "Cloud" => "cloud",
+    }
+}
+
+/// An IP address and its settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct IpAddress {
+    /// The address.
+    pub ip: IpAddr,
+    /// The reverse DNS name (PTR), when set.
+    pub reverse_lookup: Option<String>,
+    /// Whether traffic to it is null-routed; `None` when the view does not say.
+    pub null_routed: Option<bool>,
+    /// The server it is assigned to, when the view says.
+    pub server: Option<AssignedServer>,
+    /// The private rack it belongs to, for rack IPs.
+    pub private_rack_id: Option<PrivateRackId>,
+    /// The gateway, when the view says.
+    pub gateway: Option<String>,
+    /// The netmask, when the view says (documented `netmask`, sent as `mask`).
+    pub netmask: Option<String>,
+    /// What it costs, when the view says.
+    pub billing: Option<IpBilling>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+/// The server an IP is assigned to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct AssignedServer {
+    /// The server's id.
+    pub id: Option<String>,
+    /// The server's name.
+    pub name: Option<String>,
+    /// Bare metal, cloud, …
+    pub kind: Option<ServerKind>,
+}
+
+/// What an IP costs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct IpBilling {
+    /// The monthly price (no currency given).
+    #[schemars(with = "Option<String>")]
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub monthly_price: Option<Decimal>,
+    /// Billing start.
+    pub start_date: Option<NaiveDate>,
+    /// Billing end; `None` while it runs on.
+    pub end_date: Option<NaiveDate>,
+}
+
+/// One change to an IP's settings. The API takes one at a time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IpUpdate {
+    /// Set the reverse DNS name (PTR).
+    ReverseLookup(String),
+    /// Null-route the IP (`true`) or stop null-routing it (`false`).
+    NullRouted(bool),
+}

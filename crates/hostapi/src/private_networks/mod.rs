@@ -1,0 +1,1 @@
+//! Private networks between bare metal servers.
