@@ -220,13 +220,16 @@ fn list(cx: &Cx<'_>, req: &Req) -> Result<Response, ApiError> {
     let (limit, offset) = util::page(req)?;
     let total = cx.ds().cloud;
     let st = cx.state();
-    let items: Vec<Value> = (offset.min(total)..total.min(offset.saturating_add(limit)))
-        .map(|i| server_json(cx, &st, i))
-        .collect();
-    Ok(ok(&json!({
-        "virtualServers": items,
-        "_metadata": util::metadata(total, limit, offset),
-    })))
+    let items = (offset.min(total)..total.min(offset.saturating_add(limit)))
+        .map(|i| server_json(cx, &st, i));
+    Ok(util::ok_list(
+        &format!(
+            r#"{{"_metadata":{},"virtualServers":["#,
+            util::metadata(total, limit, offset)
+        ),
+        items,
+        "]}",
+    ))
 }
 
 fn get(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {

@@ -327,6 +327,29 @@ pub(crate) fn json(status: StatusCode, v: &Value) -> Response {
     r
 }
 
+/// A 200 JSON answer holding a list, serialised record by record (no
+/// tree of the whole list is built): `prefix`, the items joined by commas,
+/// then `suffix`. `prefix` must open the array, e.g. `{"domains":[`.
+pub(crate) fn ok_list(prefix: &str, items: impl Iterator<Item = Value>, suffix: &str) -> Response {
+    let mut buf = Vec::with_capacity(4096);
+    buf.extend_from_slice(prefix.as_bytes());
+    for (k, v) in items.enumerate() {
+        if k > 0 {
+            buf.push(b',');
+        }
+        if serde_json::to_writer(&mut buf, &v).is_err() {
+            buf.extend_from_slice(b"null");
+        }
+    }
+    buf.extend_from_slice(suffix.as_bytes());
+    let mut r = Response::new(Body::from(buf));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
 /// A 200 JSON answer.
 pub(crate) fn ok(v: &Value) -> Response {
     json(StatusCode::OK, v)

@@ -535,8 +535,11 @@ fn vs_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
 
 fn list_vs(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let st = cx.state();
-    let all: Vec<Value> = (0..cx.ds().v1_vs).map(|i| vs_json(cx, &st, i)).collect();
-    Ok(ok(&json!({ "virtualServers": all })))
+    Ok(util::ok_list(
+        r#"{"virtualServers":["#,
+        (0..cx.ds().v1_vs).map(|i| vs_json(cx, &st, i)),
+        "]}",
+    ))
 }
 
 fn get_vs(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
@@ -640,10 +643,11 @@ fn domain_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
 
 fn list_domains(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let st = cx.state();
-    let all: Vec<Value> = (0..cx.ds().domains)
-        .map(|i| json!({"domain": domain_json(cx, &st, i)}))
-        .collect();
-    Ok(ok(&json!({ "domains": all })))
+    Ok(util::ok_list(
+        r#"{"domains":["#,
+        (0..cx.ds().domains).map(|i| json!({"domain": domain_json(cx, &st, i)})),
+        "]}",
+    ))
 }
 
 fn get_domain(cx: &Cx<'_>, name: &str) -> Result<Response, ApiError> {
@@ -1077,18 +1081,16 @@ fn bm_reference(st: &State, bm: &Bm) -> Value {
 
 fn list_bm(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let st = cx.state();
-    let all: Vec<Value> = (0..cx.ds().bare_metals)
-        .map(|i| {
-            let bm = bm_facts(cx.seed(), i);
-            json!({"bareMetal": {
-                "bareMetalId": bm.id.to_string(),
-                "serverName": bm.name,
-                "serverType": bm.server_type,
-                "reference": bm_reference(&st, &bm),
-            }})
-        })
-        .collect();
-    Ok(ok(&json!({"bareMetals": all})))
+    let items = (0..cx.ds().bare_metals).map(|i| {
+        let bm = bm_facts(cx.seed(), i);
+        json!({"bareMetal": {
+            "bareMetalId": bm.id.to_string(),
+            "serverName": bm.name,
+            "serverType": bm.server_type,
+            "reference": bm_reference(&st, &bm),
+        }})
+    });
+    Ok(util::ok_list(r#"{"bareMetals":["#, items, "]}"))
 }
 
 fn bm_detail(st: &State, bm: &Bm) -> Value {
@@ -2228,35 +2230,39 @@ fn partition_schema(cx: &Cx<'_>, req: &Req, os: &str) -> Result<Response, ApiErr
 fn services(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let seed = cx.seed();
     let ds = cx.ds();
-    let mut v = Vec::new();
-    for i in 0..ds.bare_metals {
+    let bms = (0..ds.bare_metals).map(move |i| {
         let b = bm_facts(seed, i);
-        v.push(json!({
+        json!({
             "id": b.id.to_string(), "type": "BARE_METAL", "name": b.name,
             "status": "ACTIVE", "monthlyPrice": format!("{:.2}", b.price),
             "startDate": fmt_local(b.start),
-        }));
-    }
-    for i in 0..ds.racks {
+        })
+    });
+    let racks = (0..ds.racks).map(move |i| {
         let k = rack_facts(seed, i);
-        v.push(json!({
+        json!({
             "id": k.id.to_string(), "type": "PRIVATE_RACK", "name": k.name,
             "status": "ACTIVE", "startDate": fmt_local(k.start),
-        }));
-    }
-    for i in 0..ds.domains {
-        v.push(json!({
+        })
+    });
+    let domains = (0..ds.domains).map(|i| {
+        json!({
             "id": domain_name(i), "type": "DOMAIN", "name": domain_name(i),
             "status": if i % 13 == 12 { "PENDING" } else { "ACTIVE" },
-        }));
-    }
-    for i in 0..ds.v1_vs {
-        v.push(json!({
+        })
+    });
+    let vss = (0..ds.v1_vs).map(|i| {
+        json!({
             "id": (VS_BASE + 1 + i as u64).to_string(), "type": "VIRTUAL_SERVER",
             "name": vs_name(i), "status": "ACTIVE",
-        }));
-    }
-    Ok(ok(&json!({"services": v, "totalCount": v.len()})))
+        })
+    });
+    let total = ds.bare_metals + ds.racks + ds.domains + ds.v1_vs;
+    Ok(util::ok_list(
+        r#"{"services":["#,
+        bms.chain(racks).chain(domains).chain(vss),
+        &format!(r#"],"totalCount":{total}}}"#),
+    ))
 }
 
 // ----------------------------------------------------- private networks
