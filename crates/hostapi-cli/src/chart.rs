@@ -1,0 +1,1 @@
+//! Terminal charts of traffic series (filled in with the metrics commands).

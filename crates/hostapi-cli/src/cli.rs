@@ -1,0 +1,111 @@
+//! The command line grammar: `hostapi [global flags] <group> [<subgroup>] <action> [ARGS]`.
+//! Global flags may stand anywhere on the line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::commands;
+
+/// What the exit codes mean; shown under `hostapi --help`.
+pub(crate) const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  the API or the network failed (server error, bad answer, timeout)
+  2  usage: a bad flag or argument (nothing was sent)
+  3  authentication: missing or refused credentials
+  4  not found
+  5  a wait ended without reaching its goal (deadline, or a failed state)
+  130 interrupted (Ctrl-C)";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "hostapi",
+    version,
+    about = "Manage virtual servers, domains, bare metal, private networks, cloud servers and the CDN.",
+    long_about = "Manage virtual servers, domains, bare metal, private networks, cloud servers and the CDN \
+                  through the provider's v1, cloud v2 and CDN APIs.\n\n\
+                  Credentials come from flags, then the environment (HOSTAPI_API_KEY, HOSTAPI_BASE_URL, \
+                  HOSTAPI_CDN_SECRET, HOSTAPI_CDN_CUSTOMER, HOSTAPI_CDN_BASE_URL), then a profile of \
+                  ~/.config/hostapi/config.toml. Try everything without an account: --sandbox.",
+    after_help = concat!("Examples:\n  hostapi --sandbox tour\n  hostapi --sandbox bare-metal list\n  hostapi vps get 1234 --output json\n\n", "Exit codes: see `hostapi --help`."),
+    after_long_help = EXIT_CODES,
+    propagate_version = true
+)]
+pub(crate) struct Cli {
+    #[command(flatten)]
+    pub(crate) global: GlobalArgs,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// Flags every command takes, anywhere on the line.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct GlobalArgs {
+    /// Run against an embedded simulator of the three APIs (no account needed).
+    #[arg(long, global = true, conflicts_with_all = ["base_url", "cdn_base_url", "profile"])]
+    pub(crate) sandbox: bool,
+    /// v1 and cloud base URL (https://…; http:// only for loopback hosts).
+    #[arg(long, global = true, value_name = "URL")]
+    pub(crate) base_url: Option<String>,
+    /// CDN base URL (https://…; http:// only for loopback hosts).
+    #[arg(long, global = true, value_name = "URL")]
+    pub(crate) cdn_base_url: Option<String>,
+    /// API key of the v1 and cloud APIs (prefer HOSTAPI_API_KEY: flags end up in shell history).
+    #[arg(long, global = true, value_name = "KEY")]
+    pub(crate) api_key: Option<String>,
+    /// CDN customer secret (prefer HOSTAPI_CDN_SECRET).
+    #[arg(long, global = true, value_name = "SECRET")]
+    pub(crate) cdn_secret: Option<String>,
+    /// CDN customer number.
+    #[arg(long, global = true, value_name = "NUMBER")]
+    pub(crate) cdn_customer: Option<String>,
+    /// Profile of the config file to use (default: the file's `default_profile`, else `default`).
+    #[arg(long, global = true, env = "HOSTAPI_PROFILE", value_name = "NAME")]
+    pub(crate) profile: Option<String>,
+    /// Config file (default: $XDG_CONFIG_HOME/hostapi/config.toml or ~/.config/hostapi/config.toml).
+    #[arg(long, global = true, env = "HOSTAPI_CONFIG", value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// Output format (default: table on a terminal, json otherwise).
+    #[arg(long, short = 'o', global = true, value_enum)]
+    pub(crate) output: Option<OutputFormat>,
+    /// Print secrets (passwords, API secrets) instead of [REDACTED].
+    #[arg(long, global = true)]
+    pub(crate) show_secrets: bool,
+    /// Answer yes to confirmations (needed for destructive commands when not on a terminal).
+    #[arg(long, short = 'y', global = true)]
+    pub(crate) yes: bool,
+    /// More logs on stderr (-v: each API call; -vv: everything).
+    #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
+    pub(crate) verbose: u8,
+    /// Simulated seconds per real second in --sandbox (default 60: a one-minute job takes a second).
+    #[arg(long, global = true, hide = true, default_value_t = 60.0)]
+    pub(crate) sandbox_time_scale: f64,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutputFormat {
+    /// Aligned columns (colour unless NO_COLOR is set or stdout is not a terminal).
+    Table,
+    /// The SDK's JSON serialisation, and nothing else, on stdout.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Virtual servers of the v1 API.
+    #[command(subcommand)]
+    Vps(commands::vps::VpsCommand),
+    /// IP addresses (reverse DNS, null routing) of any server.
+    #[command(subcommand)]
+    Ips(commands::ips::IpsCommand),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Example:\n  hostapi completions bash > ~/.local/share/bash-completion/completions/hostapi"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}

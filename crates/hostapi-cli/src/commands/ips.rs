@@ -1,0 +1,53 @@
+//! `hostapi ips`: IP addresses of any server.
+
+use clap::Subcommand;
+use hostapi::IpUpdate;
+
+use super::Context;
+use crate::failure::Failure;
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum IpsCommand {
+    /// Set an IP's reverse DNS name, or turn null routing on or off (one at a time).
+    #[command(
+        after_help = "Examples:\n  hostapi ips update 192.0.2.10 --reverse-lookup web.example.com\n  hostapi ips update 192.0.2.10 --null-routed true"
+    )]
+    Update {
+        /// The IP address.
+        ip: String,
+        /// The reverse DNS name (PTR) to set.
+        #[arg(
+            long,
+            conflicts_with = "null_routed",
+            required_unless_present = "null_routed"
+        )]
+        reverse_lookup: Option<String>,
+        /// Null-route the IP (true) or stop (false).
+        #[arg(long)]
+        null_routed: Option<bool>,
+    },
+}
+
+/// The one change `--reverse-lookup` / `--null-routed` ask for (clap makes sure there
+/// is exactly one).
+pub(crate) fn ip_update(reverse_lookup: Option<String>, null_routed: Option<bool>) -> IpUpdate {
+    match (reverse_lookup, null_routed) {
+        (Some(name), _) => IpUpdate::ReverseLookup(name),
+        (None, on) => IpUpdate::NullRouted(on.unwrap_or(false)),
+    }
+}
+
+pub(crate) async fn run(context: &Context, command: IpsCommand) -> Result<(), Failure> {
+    match command {
+        IpsCommand::Update {
+            ip,
+            reverse_lookup,
+            null_routed,
+        } => {
+            let change = ip_update(reverse_lookup, null_routed);
+            context
+                .printer
+                .one(&context.client.ips().update(&ip, &change).await?)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Where settings come from: flags, then the environment, then a profile of the
+//! config file.
+//!
+//! ```toml
+//! # ~/.config/hostapi/config.toml
+//! default_profile = "work"
+//!
+//! [profiles.work]
+//! base_url = "https://api.example.com"
+//! api_key = "…"
+//! cdn_base_url = "https://cdn-api.example.com"
+//! cdn_secret = "…"
+//! cdn_customer = "C123456"
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::cli::GlobalArgs;
+use crate::failure::Failure;
+
+/// The settings a client is built from, after precedence is applied.
+#[derive(Default)]
+pub(crate) struct Settings {
+    pub(crate) base_url: Option<String>,
+    pub(crate) api_key: Option<String>,
+    pub(crate) cdn_base_url: Option<String>,
+    pub(crate) cdn_secret: Option<String>,
+    pub(crate) cdn_customer: Option<String>,
+}
+
+/// The config file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    default_profile: Option<String>,
+    #[serde(default)]
+    profiles: BTreeMap<String, Profile>,
+}
+
+/// One profile of the config file.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Profile {
+    base_url: Option<String>,
+    api_key: Option<String>,
+    cdn_base_url: Option<String>,
+    cdn_secret: Option<String>,
+    cdn_customer: Option<String>,
+}
+
+/// The default place of the config file.
+pub(crate) fn default_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|home| PathBuf::from(home).join(".config"))
+        })?;
+    Some(base.join("hostapi").join("config.toml"))
+}
+
+/// Applies precedence: a flag wins over the environment, which wins over the profile.
+pub(crate) fn resolve(global: &GlobalArgs) -> Result<Settings, Failure> {
+    let explicit_file = global.config.clone();
+    let path = explicit_file.clone().or_else(default_path);
+    let file = match &path {
+        Some(path) if path.exists() => read(path)?,
+        Some(path) if explicit_file.is_some() => {
+            return Err(Failure::usage(format!(
+                "config file {} does not exist",
+                path.display()
+            )));
+        }
+        _ => ConfigFile::default(),
+    };
+    let profile_name = global.profile.clone().or(file.default_profile.clone());
+    let profile = match &profile_name {
+        Some(name) => file.profiles.get(name).cloned().ok_or_else(|| {
+            let known: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+            Failure::usage(format!("no profile `{name}` in the config file")).hint(
+                if known.is_empty() {
+                    format!(
+                        "add [profiles.{name}] to {}",
+                        path.as_deref()
+                            .map_or("the config file".into(), |p| p.display().to_string())
+                    )
+                } else {
+                    format!("known profiles: {}", known.join(", "))
+                },
+            )
+        })?,
+        None => file.profiles.get("default").cloned().unwrap_or_default(),
+    };
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    Ok(Settings {
+        base_url: global
+            .base_url
+            .clone()
+            .or_else(|| env(hostapi::ENV_BASE_URL))
+            .or(profile.base_url),
+        api_key: global
+            .api_key
+            .clone()
+            .or_else(|| env(hostapi::ENV_API_KEY))
+            .or(profile.api_key),
+        cdn_base_url: global
+            .cdn_base_url
+            .clone()
+            .or_else(|| env(hostapi::ENV_CDN_BASE_URL))
+            .or(profile.cdn_base_url),
+        cdn_secret: global
+            .cdn_secret
+            .clone()
+            .or_else(|| env(hostapi::ENV_CDN_SECRET))
+            .or(profile.cdn_secret),
+        cdn_customer: global
+            .cdn_customer
+            .clone()
+            .or_else(|| env(hostapi::ENV_CDN_CUSTOMER))
+            .or(profile.cdn_customer),
+    })
+}
+
+fn read(path: &Path) -> Result<ConfigFile, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read config file {}: {e}", path.display())))?;
+    toml::from_str(&text).map_err(|e| {
+        // toml's message quotes the offending line, which may hold a secret: keep the
+        // position and the reason only.
+        let reason = e.message().to_owned();
+        let at = e
+            .span()
+            .map(|span| format!(" at byte {}", span.start))
+            .unwrap_or_default();
+        Failure::usage(format!(
+            "config file {} is not valid{at}: {reason}",
+            path.display()
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_parse_and_unknown_keys_are_refused() {
+        let file: ConfigFile = toml::from_str(
+            "default_profile = \"work\"\n[profiles.work]\nbase_url = \"https://a\"\napi_key = \"k\"\n",
+        )
+        .unwrap();
+        assert_eq!(file.profiles["work"].api_key.as_deref(), Some("k"));
+        assert!(toml::from_str::<ConfigFile>("[profiles.x]\napi_kye = \"k\"\n").is_err());
+    }
+}
