@@ -40,7 +40,9 @@
 //! `errorDetails` is an object keyed by field name (`{"ttl": ["ttl: must be
 //! …"]}`, or `{}`) on v1 and CDN, an array of `{field, message}` (or `[]`)
 //! on cloud v2, which also carries `reference` (the operation name).
-//! Malformed values answer 400 naming the field, unknown ids 404, a write
+//! Malformed values answer 400 naming the field, unknown ids (and paths no
+//! operation matches, whatever the method) 404, a write to a non-editable
+//! domain 403, a write
 //! that conflicts with work in progress 409 (e.g. an install while an
 //! install runs), a non-form body on a form operation 415.
 //!
@@ -50,8 +52,8 @@
 //! `limit` and `offset` query parameters. The default limit is
 //! [`DEFAULT_PAGE_LIMIT`] (10, as in the samples); larger requests are capped
 //! at [`MAX_PAGE_LIMIT`] (500) and `_metadata.limit` reports the limit
-//! applied. A non-integer or negative value is 400. Other v1 lists answer
-//! every record.
+//! applied. A non-integer or negative value, or a limit of 0, is 400. Other
+//! v1 lists answer every record (large ones are serialised record by record).
 //!
 //! ## Dataset
 //! `size` N (0 = [`DEFAULT_SIZE`], 40) gives N cloud servers,
@@ -71,11 +73,12 @@
 //! | DNS records | `1000000 + 1000·d + j` (new ones from 9000001) |
 //! | private networks | 501 (two members), 502 (empty), new from 503 |
 //! | cloud servers | UUID-shaped, index in the last group (read the list) |
-//! | private clouds | `"300001" + i` as strings |
+//! | private clouds | `300001 + i`, as strings |
 //! | operating systems | 9, 135, 178, 205, 180, 201, 230, 190, 210, 211, 176, 231 |
 //! | rescue images | 121–124 |
 //! | control panels | 1–4 (per OS; none for FreeBSD) |
 //! | CDN zones | 1001–1005 |
+//! | CDN sub-customers | `<customer>01`, `<customer>02`, `<customer>03` (the last inactive) |
 //! | CDN origins | 101–104, new from 105 |
 //! | CDN purge jobs | 5001 (done), new from 5002 |
 //!
@@ -90,10 +93,14 @@
 //!   odd; `isEditable` "true", true, "false", false by i%4 (writes to a
 //!   non-editable domain → 403); `code` 1001 when i%13==12; `startDate`
 //!   `Mon d, yyyy`.
-//! * DNS records: `id` a string in lists, an integer in the single view
-//!   (GET, POST, PUT answers); `priority` only on MX and SRV; types include
-//!   `CAA` and `NS` (outside the documented list) on domains with ≥ 7
-//!   records (i%4 ≥ 2).
+//! * DNS records: domain i has 5 + i%4 records (A, AAAA, CNAME `www.`, MX,
+//!   TXT, then SRV, CAA, NS); `id` a string in lists, an integer in the
+//!   single view (GET, POST, PUT answers); `priority` only on MX and SRV;
+//!   types outside the documented list: TXT on every domain, `CAA` when
+//!   i%4 ≥ 2, `NS` when i%4 == 3. Update accepts the documented `name`/`data`
+//!   and the sample's `host`/`content` (both present and different → 400
+//!   naming `name` or `data`); an `id` field, when sent, must equal the
+//!   path's.
 //! * bare metal: `bareMetalId` a string in the list; in the detail an
 //!   integer on even i and a string on odd i; `serverHostingPack.bareMetalId`
 //!   always an integer; `installationStatus.serverPackId` a string on even i,
@@ -103,21 +110,47 @@
 //!   `rootPassword` spelt so; usage figures strings with units, `dataTraffic`
 //!   in the combined view and `datatraffic` in its own; dates `DD-MM-YYYY`.
 //! * IPs: `ipDetails {gateway, mask}`; `billingInformation.endDate` null or "".
-//! * leases: the list is `[{"_metadata":…, "leases":[…]}]`, a single lease
-//!   `[lease]`; option `policyName` null on some.
+//! * leases: bare metals with even i start with one lease (their first
+//!   MAC); the list is `[{"_metadata":…, "leases":[…]}]`, a single lease
+//!   `[lease]`; option `policyName` null on some. `POST` (bootFileName,
+//!   bootServerHostName and domainNameServerIp, all required, the last two
+//!   IPv4) sets the lease of the first MAC. MACs compare case-insensitively.
+//! * switch port: closed initially when i%11==10; power status `off` when
+//!   i%17==16 (nothing changes it).
+//! * bare metal i has 1 + i%4 IPs (`85.17.x.y`); disks: 2 (i%4==0), 4
+//!   (1), 2 (2), 1 (3), named `/dev/sda`…; the first IP's price is 0.00.
+//! * install form: `osId` (an operating system, not a rescue image),
+//!   `hdd[disk]`, `hdd[bootable]`, `hdd[params][N][type|size|mountpoint]`,
+//!   `raidLevel`, `numberDisks`; refused with 400 naming the key: unknown
+//!   `hdd…` keys, partition indexes with gaps, a filesystem type the OS does
+//!   not offer, size not a positive MB integer or `*`, more than one `*`, no
+//!   `/` partition, a non-swap partition without a `/…` mountpoint, a swap
+//!   with one, a duplicated mountpoint, a bootable index out of range or on
+//!   swap, a disk the server lacks, RAID level outside {0,1,5,6,10}, fewer
+//!   disks than the level needs (2, 2, 3, 4, 4 and even for 10), more disks
+//!   than the server has, one of raidLevel/numberDisks without the other.
+//!   Install or rescue while one runs → 409.
 //! * private racks: `privateRackId` a string in lists and rack IPs, an
 //!   integer in the detail.
-//! * private networks: `createdAt`/`updatedAt` `+hhmm`; detail is an array.
+//! * private networks: `createdAt`/`updatedAt` `+hhmm`; detail is an array;
+//!   `POST` (optional form field `name`) answers **200** `{id, message}`,
+//!   `DELETE` `{message}` (with or without members); adding a member twice
+//!   (or while it is being removed) → 409; removing a non-member → 404.
 //! * cloud: `contract.pricePerFrequency` a string when i%7==3, else a
 //!   number; `iso` an object when i%3==1, else null; `networkTraffic` absent
 //!   when i%4==3; state `UNKNOWN` when i%23==22 and `MAINTENANCE`
 //!   (undocumented) when i%29==28; firewall `UNKNOWN` when i%31==30;
 //!   `contract.endsAt` null when i%5==4; metrics timestamps RFC 3339.
 //! * CDN: integer booleans (`active`, `reseller`, `ignore_cache_control`),
-//!   `created_at` Unix seconds; origins list, origin create and origin GET of
+//!   `created_at` Unix seconds; purge body JSON `{"urls":[…]}` (1–500
+//!   entries, `*` only first, then purging everything); origins list, origin create and origin GET of
 //!   even ids answer under `succes`, origin GET of odd ids under `success`;
 //!   origin update answers `{"success":""}`; sub-customers as
-//!   `{<key>:{"0":…,"1":…}}`; ACL as `{<customer_number>: ACL}`.
+//!   `{<reseller number>:{"0":…,"1":…}}` (GET with the reseller's own number
+//!   as sub-customer number lists all of them, another number that one);
+//!   ACL as `{<customer_number>: ACL}` (booleans), written as the form field
+//!   `acl` holding JSON (unknown sections or permissions → 400; missing ones
+//!   become false); ACL delete sets every permission false.
 //!
 //! ## State and simulated time
 //! Writes change later reads. Transitions are evaluated lazily from
@@ -138,8 +171,9 @@
 //! See [`FaultKind`] and [`FaultConfig`]; per request through the header
 //! `X-Sim-Fault` (comma-separated: `503`, `500`, `502`, `429` or `429=<s>`,
 //! `drop-before`, `drop-after`, `truncate`, `malformed`, `latency=<ms>`).
-//! Status faults and `drop-before` are decided **before** handling and never
-//! change state; `drop-after`, `truncate` and `malformed` run the operation
+//! 429, 500 and 503 answer the interface's JSON error body (429 with
+//! `Retry-After`), 502 an HTML page as a proxy would. Status faults and
+//! `drop-before` are decided **before** handling and never change state; `drop-after`, `truncate` and `malformed` run the operation
 //! (state changes are applied) and then spoil the answer. Random faults are
 //! drawn from a PRNG seeded with the simulator's seed, one draw per request
 //! in arrival order, so a sequential run replays exactly.
