@@ -7,7 +7,8 @@
 //! Sends REQUESTS (default 20000) GETs of PATH (default
 //! `/v1/operatingSystems/205`) over CONCURRENCY (default 32) keep-alive
 //! connections and prints requests per second. Without BASE_URL it starts
-//! an in-process simulator. Loopback only; stops after 60 s at most.
+//! an in-process simulator (of size `$SIM_SIZE`, default 0) and prints its
+//! start-up time. Loopback only; stops after 60 s at most.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,9 +26,15 @@ async fn main() {
     let (_sim, base, key) = match (args.get(3), args.get(4)) {
         (Some(b), Some(k)) => (None, b.clone(), k.clone()),
         _ => {
-            let sim = hostapi_sim::Sim::start(hostapi_sim::SimConfig::default())
+            let size = std::env::var("SIM_SIZE")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            let t0 = Instant::now();
+            let sim = hostapi_sim::Sim::start(hostapi_sim::SimConfig::default().with_size(size))
                 .await
                 .expect("start");
+            println!("in-process start-up (size {size}): {:?}", t0.elapsed());
             let (b, k) = (sim.base_url(), sim.api_key().to_string());
             (Some(sim), b, k)
         }
