@@ -340,6 +340,35 @@ mod tests {
     }
 
     #[test]
+    fn groups_keep_wire_order_and_each_is_ordered_by_index() {
+        // From text: a `serde_json::Value` would sort the keys.
+        let raw: raw::SubCustomerWrapper = serde_json::from_str(
+            r#"{"success": {
+                "R2": {"2": {"customer_number": "b2"}, "01": {"customer_number": "b1"}},
+                "R1": {"10": {"customer_number": "a10"}, "9": {"customer_number": "a9"},
+                       "1": {"customer_number": "a1"}}
+            }}"#,
+        )
+        .unwrap();
+        let subs = sub_customers(raw).unwrap();
+        let seen: Vec<(String, String)> = subs
+            .iter()
+            .map(|s| {
+                let number = s.customer_number.as_ref().unwrap().to_string();
+                (s.group.clone(), number)
+            })
+            .collect();
+        let expected = [
+            ("R2", "b1"),
+            ("R2", "b2"),
+            ("R1", "a1"),
+            ("R1", "a9"),
+            ("R1", "a10"),
+        ];
+        assert_eq!(seen, expected.map(|(g, n)| (g.to_owned(), n.to_owned())));
+    }
+
+    #[test]
     fn an_update_must_set_something() {
         let err = sub_customer_form(&SubCustomerUpdate::new()).unwrap_err();
         assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "update"));
