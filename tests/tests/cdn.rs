@@ -1,0 +1,809 @@
+//! The CDN: normalised output (snapshots), signed paths checked against digests
+//! computed outside Rust, the exact wire form of each write, and bad input or missing
+//! configuration refused before anything is sent.
+
+use hostapi::{
+    Acl, Client, CustomerNumber, Error, NewOrigin, OriginId, OriginType, OriginUpdate, PurgeJobId,
+    PurgeStatus, REDACTED, RetryPolicy, SubCustomerUpdate, ZoneId, expose_secrets,
+};
+use hostapi_tests::{
+    CDN_BASE_PATH, CDN_CUSTOMER, CDN_SECRET, CDN_TIMESTAMP, client, fixture, to_json,
+};
+use httpmock::Method::{DELETE, GET, POST, PUT};
+use httpmock::MockServer;
+use serde_json::json;
+
+/// Signatures of the resource paths these tests call, for the secret
+/// `CDN_SECRET` at `CDN_TIMESTAMP`, computed outside Rust from the documented rule:
+/// `printf %s "test-cdn-secret-9a7c1700000000$path" | sha1sum`.
+const SIGNATURES: &[(&str, &str)] = &[
+    (
+        "/content/purge/C123456/1001",
+        "c35ec448fd544d1a6425fc3979aa990777f1ab51",
+    ),
+    (
+        "/content/purge/C123456/1001/5001",
+        "a5ae09bc1b1dcb1305e7ee31ea60379d73c24539",
+    ),
+    (
+        "/customers/C123456/20/0",
+        "4664df2b35993f078e631110eabe40891f7378de",
+    ),
+    (
+        "/customers/reseller/C123456/7001",
+        "acd5506bc7a1a53bdfd7b462105f88cae7b29a48",
+    ),
+    (
+        "/customers/acl/C123456",
+        "df22dfccd757d07eec68924f8560dbf860392d5d",
+    ),
+    (
+        "/origins/C123456",
+        "c3500c13efc90132b7018a5bd17108734d3c24d2",
+    ),
+    (
+        "/origins/C123456/101",
+        "71c894be41f54b1edcd14581d151aaaaa50f03fd",
+    ),
+    (
+        "/origins/C123456/102",
+        "a6d830d487360161e7309d6302c0b9dc2df46bcc",
+    ),
+];
+
+/// The path the mock server must see for `resource`: the CDN base path, the resource,
+/// the timestamp and the signature from [`SIGNATURES`].
+fn signed(resource: &str) -> String {
+    let (_, signature) = SIGNATURES
+        .iter()
+        .find(|(path, _)| *path == resource)
+        .unwrap_or_else(|| panic!("no signature computed for {resource}"));
+    format!("{CDN_BASE_PATH}{resource}/{CDN_TIMESTAMP}/{signature}")
+}
+
+#[test]
+fn the_signature_table_was_made_with_the_test_credentials() {
+    // The table above hard-codes these; a change to the helpers must show up here.
+    assert_eq!(CDN_SECRET, "test-cdn-secret-9a7c");
+    assert_eq!(CDN_TIMESTAMP, 1_700_000_000);
+    assert_eq!(CDN_CUSTOMER, "C123456");
+}
+
+/// Serves `body` as JSON for `method resource` (signed), and answers the mock.
+async fn serve<'a>(
+    server: &'a MockServer,
+    method: httpmock::Method,
+    resource: &str,
+    body: String,
+) -> httpmock::Mock<'a> {
+    let path = signed(resource);
+    server
+        .mock_async(|when, then| {
+            when.method(method).path(path);
+            then.status(200)
+                .header("content-type", "application/json")
+                .body(body);
+        })
+        .await
+}
+
+fn zone() -> ZoneId {
+    ZoneId::new("1001").unwrap()
+}
+
+// ---------------------------------------------------------------------------------
+// Signing
+
+#[tokio::test]
+async fn every_call_is_signed_in_its_path_and_carries_no_auth_header() {
+    let server = MockServer::start_async().await;
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(GET)
+                .path("/cdn/origins/C123456/1700000000/c3500c13efc90132b7018a5bd17108734d3c24d2")
+                .header_missing("x-svc-auth")
+                .header_missing("api-version")
+                .header("user-agent", hostapi::USER_AGENT);
+            then.status(200).body(r#"{"succes":[]}"#);
+        })
+        .await;
+    let origins = client(&server).cdn().origins().await.unwrap();
+    mock.assert_async().await;
+    assert!(origins.is_empty());
+}
+
+#[tokio::test]
+async fn the_base_url_path_is_not_part_of_the_signed_path() {
+    // Without the `/cdn` stem the resource path, and so the signature, are the same.
+    let server = MockServer::start_async().await;
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(GET)
+                .path("/customers/acl/C123456/1700000000/df22dfccd757d07eec68924f8560dbf860392d5d");
+            then.status(200).body(fixture("cdn/acl.json"));
+        })
+        .await;
+    let client = Client::builder()
+        .cdn_base_url(server.base_url())
+        .cdn_secret(CDN_SECRET)
+        .cdn_customer(CDN_CUSTOMER)
+        .clock(hostapi::FixedClock(CDN_TIMESTAMP))
+        .retry_policy(RetryPolicy::never())
+        .build()
+        .unwrap();
+    client.cdn().acl().await.unwrap();
+    mock.assert_async().await;
+}
+
+// ---------------------------------------------------------------------------------
+// Reads: every quirk normalised
+
+#[tokio::test]
+async fn the_customer_has_booleans_timestamps_and_a_redacted_secret() {
+    let server = MockServer::start_async().await;
+    let mock = serve(
+        &server,
+        GET,
+        "/customers/C123456/20/0",
+        fixture("cdn/customer.json"),
+    )
+    .await;
+    let customer = client(&server).cdn().customer(20, 0).await.unwrap();
+    mock.assert_async().await;
+
+    assert_eq!(customer.reseller, Some(true));
+    assert_eq!(customer.active, Some(true));
+    assert_eq!(customer.parent, None);
+    assert_eq!(
+        customer.created_at.map(|t| t.to_rfc3339()).as_deref(),
+        Some("2019-01-01T00:00:00+00:00")
+    );
+    assert_eq!(customer.extra["support_level"], "gold");
+    // The secret: redacted in Debug and in serialised output, unless exposed.
+    let secret = customer.api_secret.as_ref().unwrap();
+    assert_eq!(secret.expose(), "cust-secret-0f3a9c");
+    assert!(!format!("{customer:?}").contains("cust-secret-0f3a9c"));
+    assert_eq!(to_json(&customer)["api_secret"], REDACTED);
+    let exposed = expose_secrets(|| to_json(&customer));
+    assert_eq!(exposed["api_secret"], "cust-secret-0f3a9c");
+    insta::assert_json_snapshot!("cdn_customer", to_json(&customer));
+}
+
+#[tokio::test]
+async fn sub_customers_become_a_list_ordered_by_numeric_index() {
+    let server = MockServer::start_async().await;
+    let mock = serve(
+        &server,
+        GET,
+        "/customers/reseller/C123456/7001",
+        fixture("cdn/sub_customers.json"),
+    )
+    .await;
+    let subs = client(&server)
+        .cdn()
+        .sub_customer(&CustomerNumber::new("7001").unwrap())
+        .await
+        .unwrap();
+    mock.assert_async().await;
+
+    // Wire order "10", "0", "1" → indexes 0, 1, 10.
+    let numbers: Vec<&str> = subs
+        .iter()
+        .map(|s| s.customer_number.as_ref().unwrap().as_str())
+        .collect();
+    assert_eq!(numbers, ["7001", "7002", "7010"]);
+    assert_eq!(
+        subs.iter().map(|s| s.active).collect::<Vec<_>>(),
+        [Some(true), Some(true), Some(false)]
+    );
+    assert_eq!(subs[1].reseller, Some(true));
+    assert_eq!(subs[0].group, "C123456");
+    assert_eq!(subs[0].extra["created_at"], 1_600_000_000);
+    assert_eq!(subs[1].api_secret, None, "an empty secret is no secret");
+    assert!(!format!("{subs:?}").contains("sub-secret-00"));
+    assert_eq!(
+        expose_secrets(|| to_json(&subs))[0]["api_secret"],
+        "sub-secret-00"
+    );
+    insta::assert_json_snapshot!("cdn_sub_customers", to_json(&subs));
+}
+
+#[tokio::test]
+async fn the_acl_is_taken_from_under_the_customer_number() {
+    let server = MockServer::start_async().await;
+    let mock = serve(
+        &server,
+        GET,
+        "/customers/acl/C123456",
+        fixture("cdn/acl.json"),
+    )
+    .await;
+    let acl = client(&server).cdn().acl().await.unwrap();
+    mock.assert_async().await;
+
+    assert!(acl.content.post && acl.content.get && !acl.content.delete);
+    assert!(acl.origins.put && !acl.origins.delete);
+    // A permission left out reads as false; a section left out allows nothing.
+    assert!(!acl.customers.delete);
+    assert_eq!(acl.ftplog, Default::default());
+    // Unknown permissions and sections are kept.
+    assert_eq!(acl.zones.extra["PATCH"], true);
+    assert_eq!(acl.extra["rules"], json!({"GET": true, "POST": false}));
+    insta::assert_json_snapshot!("cdn_acl", to_json(&acl));
+}
+
+#[tokio::test]
+async fn origins_are_read_under_succes_with_every_quirk() {
+    let server = MockServer::start_async().await;
+    let mock = serve(
+        &server,
+        GET,
+        "/origins/C123456",
+        fixture("cdn/origins.json"),
+    )
+    .await;
+    let origins = client(&server).cdn().origins().await.unwrap();
+    mock.assert_async().await;
+
+    assert_eq!(origins.len(), 3);
+    assert_eq!(origins[0].ignore_cache_control, Some(false));
+    // The samples' `ignore_cache_refresh` is read as the documented flag.
+    assert_eq!(origins[1].ignore_cache_control, Some(true));
+    assert!(!origins[1].extra.contains_key("ignore_cache_refresh"));
+    assert_eq!(origins[1].origin_type, Some(OriginType::S3));
+    assert_eq!(
+        origins[2].origin_type,
+        Some(OriginType::Unknown("ftp".into()))
+    );
+    assert_eq!(origins[2].extra["ssl_verify"], 0);
+    // Empty strings are no value.
+    assert_eq!(origins[0].s3_bucket_name, None);
+    assert_eq!(origins[0].basic_auth_password, None);
+    // The password: redacted unless exposed.
+    assert!(!format!("{origins:?}").contains("s3-access-key-secret"));
+    assert_eq!(to_json(&origins)[1]["basic_auth_password"], REDACTED);
+    assert_eq!(
+        expose_secrets(|| to_json(&origins))[1]["basic_auth_password"],
+        "s3-access-key-secret"
+    );
+    insta::assert_json_snapshot!("cdn_origins", to_json(&origins));
+}
+
+#[tokio::test]
+async fn a_single_origin_answered_to_the_list_is_a_list_of_one() {
+    let server = MockServer::start_async().await;
+    serve(
+        &server,
+        GET,
+        "/origins/C123456",
+        fixture("cdn/origin_success.json"),
+    )
+    .await;
+    let origins = client(&server).cdn().origins().await.unwrap();
+    assert_eq!(origins.len(), 1);
+    assert_eq!(origins[0].id.as_str(), "101");
+}
+
+#[tokio::test]
+async fn an_empty_object_answered_to_the_list_is_no_origins() {
+    let server = MockServer::start_async().await;
+    serve(&server, GET, "/origins/C123456", r#"{"success":{}}"#.into()).await;
+    assert!(client(&server).cdn().origins().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn one_origin_is_read_under_success_and_under_succes() {
+    let server = MockServer::start_async().await;
+    serve(
+        &server,
+        GET,
+        "/origins/C123456/101",
+        fixture("cdn/origin_success.json"),
+    )
+    .await;
+    serve(
+        &server,
+        GET,
+        "/origins/C123456/102",
+        fixture("cdn/origin_succes.json"),
+    )
+    .await;
+    let cdn = client(&server);
+    let first = cdn.cdn().origin(&OriginId::from(101u64)).await.unwrap();
+    let second = cdn.cdn().origin(&OriginId::from(102u64)).await.unwrap();
+
+    assert_eq!(first.ignore_cache_control, Some(true));
+    assert_eq!(first.extra["http2"], true);
+    assert_eq!(second.id.as_str(), "102");
+    assert_eq!(second.origin_type, Some(OriginType::S3), "any letter case");
+    assert_eq!(
+        second.ignore_cache_control,
+        Some(false),
+        "\"0\" under the samples' name"
+    );
+    insta::assert_json_snapshot!("cdn_origin_success", to_json(&first));
+    insta::assert_json_snapshot!("cdn_origin_succes", to_json(&second));
+}
+
+#[tokio::test]
+async fn purge_status_lists_every_url_with_its_status() {
+    let server = MockServer::start_async().await;
+    let mock = serve(
+        &server,
+        GET,
+        "/content/purge/C123456/1001/5001",
+        fixture("cdn/purge_status.json"),
+    )
+    .await;
+    let entries = client(&server)
+        .cdn()
+        .purge_status(&zone(), &PurgeJobId::from(5001u64))
+        .await
+        .unwrap();
+    mock.assert_async().await;
+
+    let statuses: Vec<&PurgeStatus> = entries.iter().map(|e| &e.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            &PurgeStatus::Queued,
+            &PurgeStatus::Done,
+            &PurgeStatus::Unknown("Processing".into()),
+            &PurgeStatus::Queued,
+        ]
+    );
+    assert_eq!(entries[3].url, "/img/banner.png");
+    insta::assert_json_snapshot!("cdn_purge_status", to_json(&entries));
+}
+
+// ---------------------------------------------------------------------------------
+// Answers that cannot be read: typed errors with the JSON path
+
+fn decode_error(err: Error) -> (&'static str, String, String) {
+    match err {
+        Error::Decode {
+            operation,
+            path,
+            message,
+            ..
+        } => (operation, path, message),
+        other => panic!("expected a decode error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn an_origin_answer_with_neither_key_is_a_decode_error() {
+    let server = MockServer::start_async().await;
+    serve(
+        &server,
+        GET,
+        "/origins/C123456/101",
+        r#"{"result":{}}"#.into(),
+    )
+    .await;
+    let err = client(&server)
+        .cdn()
+        .origin(&OriginId::from(101u64))
+        .await
+        .unwrap_err();
+    let (operation, path, message) = decode_error(err);
+    assert_eq!(operation, "getOrigin");
+    assert_eq!(path, "success");
+    assert!(message.contains("succes"), "{message}");
+}
+
+#[tokio::test]
+async fn unreadable_fields_are_named_by_their_path() {
+    let server = MockServer::start_async().await;
+    serve(
+        &server,
+        GET,
+        "/origins/C123456",
+        r#"{"succes":[{"id":1},{"id":2,"refresh_every":-5}]}"#.into(),
+    )
+    .await;
+    serve(
+        &server,
+        GET,
+        "/customers/C123456/20/0",
+        r#"{"success":{"id":1,"created_at":-1}}"#.into(),
+    )
+    .await;
+    serve(
+        &server,
+        GET,
+        "/customers/reseller/C123456/7001",
+        r#"{"success":{"C123456":{"0":{},"first":{}}}}"#.into(),
+    )
+    .await;
+    serve(
+        &server,
+        GET,
+        "/customers/acl/C123456",
+        r#"{"success":{"C1":{},"C2":{}}}"#.into(),
+    )
+    .await;
+    serve(
+        &server,
+        GET,
+        "/origins/C123456/102",
+        r#"{"succes":{"label":"no id"}}"#.into(),
+    )
+    .await;
+    let client = client(&server);
+    let cdn = client.cdn();
+
+    let (operation, path, _) = decode_error(cdn.origins().await.unwrap_err());
+    assert_eq!(
+        (operation, path.as_str()),
+        ("listOrigins", "succes[1].refresh_every")
+    );
+
+    let (operation, path, _) = decode_error(cdn.customer(20, 0).await.unwrap_err());
+    assert_eq!(
+        (operation, path.as_str()),
+        ("getCustomer", "success.created_at")
+    );
+
+    let number = CustomerNumber::new("7001").unwrap();
+    let (operation, path, message) = decode_error(cdn.sub_customer(&number).await.unwrap_err());
+    assert_eq!(
+        (operation, path.as_str()),
+        ("getSubCustomer", "success.C123456.first")
+    );
+    assert!(message.contains("index"), "{message}");
+
+    let (operation, path, message) = decode_error(cdn.acl().await.unwrap_err());
+    assert_eq!((operation, path.as_str()), ("getAcl", "success"));
+    assert!(message.contains("C123456"), "{message}");
+
+    let (operation, path, _) = decode_error(cdn.origin(&OriginId::from(102u64)).await.unwrap_err());
+    assert_eq!((operation, path.as_str()), ("getOrigin", "succes.id"));
+}
+
+#[tokio::test]
+async fn a_wrongly_typed_integer_boolean_is_a_decode_error() {
+    let server = MockServer::start_async().await;
+    serve(
+        &server,
+        GET,
+        "/customers/C123456/20/0",
+        r#"{"success":{"id":1,"active":"maybe"}}"#.into(),
+    )
+    .await;
+    let (operation, path, _) =
+        decode_error(client(&server).cdn().customer(20, 0).await.unwrap_err());
+    assert_eq!(
+        (operation, path.as_str()),
+        ("getCustomer", "success.active")
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// Writes: the exact wire form
+
+#[tokio::test]
+async fn purge_posts_the_paths_as_json() {
+    let server = MockServer::start_async().await;
+    let path = signed("/content/purge/C123456/1001");
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path(path)
+                .header("content-type", "application/json")
+                .json_body(json!({"urls": ["/index.html", "/css/site.css"]}));
+            then.status(200).body(r#"{"success": 5002}"#);
+        })
+        .await;
+    let job = client(&server)
+        .cdn()
+        .purge(&zone(), &["/index.html", "/css/site.css"])
+        .await
+        .unwrap();
+    mock.assert_async().await;
+    assert_eq!(job.as_str(), "5002");
+}
+
+#[tokio::test]
+async fn purge_everything_posts_a_single_star() {
+    let server = MockServer::start_async().await;
+    let path = signed("/content/purge/C123456/1001");
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(POST).path(path).body(r#"{"urls":["*"]}"#);
+            then.status(200).body(r#"{"success":5003}"#);
+        })
+        .await;
+    let job = client(&server)
+        .cdn()
+        .purge_everything(&zone())
+        .await
+        .unwrap();
+    mock.assert_async().await;
+    assert_eq!(job, PurgeJobId::from(5003u64));
+}
+
+#[tokio::test]
+async fn upsert_sub_customer_sends_the_set_fields_as_a_form() {
+    let server = MockServer::start_async().await;
+    let path = signed("/customers/reseller/C123456/7001");
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path(path)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body("active=1&companyName=New+Shop+%26+Co&ftp_quota=2048");
+            then.status(200).body(
+                r#"{"success":{"C123456":{"0":{"customer_number":"7001","companyName":"New Shop & Co","active":1,"ftp_quota":2048,"reseller":0}}}}"#,
+            );
+        })
+        .await;
+    let update = SubCustomerUpdate::new()
+        .active(true)
+        .ftp_quota(2048)
+        .company_name("New Shop & Co");
+    let subs = client(&server)
+        .cdn()
+        .upsert_sub_customer(&CustomerNumber::new("7001").unwrap(), &update)
+        .await
+        .unwrap();
+    mock.assert_async().await;
+    assert_eq!(subs.len(), 1);
+    assert_eq!(subs[0].ftp_quota, Some(2048));
+    assert_eq!(subs[0].reseller, Some(false));
+}
+
+/// The ACL of `fixtures/cdn/acl.json` as the JSON text the `acl` field carries
+/// (named sections and permissions in the generated order, then the extras):
+/// `{"content":{"DELETE":false,"GET":true,"POST":true},"customers":{"DELETE":false,
+/// "GET":true,"POST":false},"ftplog":{"DELETE":false,"GET":false,"POST":false},
+/// "logs":{"GET":false},"origins":{"DELETE":false,"GET":true,"POST":true,"PUT":true},
+/// "search":{"GET":true},"stats":{"GET":true},"zones":{"DELETE":false,"GET":true,
+/// "POST":true,"PATCH":true},"rules":{"GET":true,"POST":false}}`, form-encoded.
+const ACL_FORM: &str = "acl=%7B%22content%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Atrue%7D%2C%22customers%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Afalse%7D%2C%22ftplog%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Afalse%2C%22POST%22%3Afalse%7D%2C%22logs%22%3A%7B%22GET%22%3Afalse%7D%2C%22origins%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Atrue%2C%22PUT%22%3Atrue%7D%2C%22search%22%3A%7B%22GET%22%3Atrue%7D%2C%22stats%22%3A%7B%22GET%22%3Atrue%7D%2C%22zones%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Atrue%2C%22PATCH%22%3Atrue%7D%2C%22rules%22%3A%7B%22GET%22%3Atrue%2C%22POST%22%3Afalse%7D%7D";
+
+#[tokio::test]
+async fn replace_acl_sends_the_acl_as_json_text_in_one_form_field() {
+    let server = MockServer::start_async().await;
+    serve(
+        &server,
+        GET,
+        "/customers/acl/C123456",
+        fixture("cdn/acl.json"),
+    )
+    .await;
+    let path = signed("/customers/acl/C123456");
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path(path)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(ACL_FORM);
+            then.status(200).body(fixture("cdn/acl.json"));
+        })
+        .await;
+    let client = client(&server);
+    // What was read is written back whole, unknown entries included.
+    let acl: Acl = client.cdn().acl().await.unwrap();
+    let answered = client.cdn().replace_acl(&acl).await.unwrap();
+    mock.assert_async().await;
+    assert_eq!(answered, acl);
+}
+
+#[tokio::test]
+async fn delete_acl_sends_delete_without_a_body() {
+    let server = MockServer::start_async().await;
+    let path = signed("/customers/acl/C123456");
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(DELETE).path(path).body("");
+            then.status(200).body(
+                r#"{"success":{"C123456":{"content":{"POST":false,"GET":false,"DELETE":false}}}}"#,
+            );
+        })
+        .await;
+    let acl = client(&server).cdn().delete_acl().await.unwrap();
+    mock.assert_async().await;
+    assert_eq!(acl, Acl::default());
+}
+
+#[tokio::test]
+async fn create_origin_sends_the_flag_under_both_names() {
+    let server = MockServer::start_async().await;
+    let path = signed("/origins/C123456");
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path(path)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(
+                    "basic_auth_password=s3+secret%26key&basic_auth_user=AKIAEXAMPLE0000001\
+                     &ignore_cache_control=1&ignore_cache_refresh=1&label=assets\
+                     &origin=https%3A%2F%2Fassets.s3.example&origin_type=s3\
+                     &refresh_every=3600&s3_bucket_name=assets-bucket",
+                );
+            then.status(200).body(fixture("cdn/origin_succes.json"));
+        })
+        .await;
+    let new = NewOrigin::new("assets", "https://assets.s3.example")
+        .origin_type(OriginType::S3)
+        .s3_bucket_name("assets-bucket")
+        .refresh_every_seconds(3600)
+        .ignore_cache_control(true)
+        .basic_auth("AKIAEXAMPLE0000001", "s3 secret&key");
+    assert!(!format!("{new:?}").contains("s3 secret&key"));
+    let created = client(&server).cdn().create_origin(&new).await.unwrap();
+    mock.assert_async().await;
+    assert_eq!(created.id.as_str(), "102");
+}
+
+#[tokio::test]
+async fn update_origin_sends_only_what_changes_and_reads_nothing_back() {
+    for answer in [
+        r#"{"success":""}"#,
+        r#"{"succes":""}"#,
+        r#"{"success":true,"message":"updated"}"#,
+        "",
+    ] {
+        let server = MockServer::start_async().await;
+        let path = signed("/origins/C123456/101");
+        let mock = server
+            .mock_async(|when, then| {
+                when.method(PUT)
+                    .path(path)
+                    .header("content-type", "application/x-www-form-urlencoded")
+                    .body("ignore_cache_control=0&ignore_cache_refresh=0&label=www+main");
+                then.status(200).body(answer);
+            })
+            .await;
+        let update = OriginUpdate::new()
+            .label("www main")
+            .ignore_cache_control(false);
+        client(&server)
+            .cdn()
+            .update_origin(&OriginId::from(101u64), &update)
+            .await
+            .unwrap_or_else(|e| panic!("{answer}: {e}"));
+        mock.assert_async().await;
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Refused before sending
+
+fn assert_invalid<T: std::fmt::Debug>(result: Result<T, Error>, expected: &str) {
+    match result {
+        Err(Error::InvalidInput { argument, reason }) => {
+            assert_eq!(argument, expected, "{reason}");
+        }
+        other => panic!("expected invalid {expected}, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn bad_input_sends_nothing() {
+    let server = MockServer::start_async().await;
+    let any = server
+        .mock_async(|when, then| {
+            when.any_request();
+            then.status(500);
+        })
+        .await;
+    let client = client(&server);
+    let cdn = client.cdn();
+    let none: [&str; 0] = [];
+
+    assert_invalid(cdn.purge(&zone(), &none).await, "paths");
+    assert_invalid(cdn.purge(&zone(), &["/a.css", "*"]).await, "paths");
+    assert_invalid(cdn.purge(&zone(), &["/a.css", "  "]).await, "paths");
+    assert_invalid(
+        cdn.purge(&ZoneId::new("zoné").unwrap(), &["/a.css"]).await,
+        "zone",
+    );
+    assert_invalid(
+        cdn.purge_status(&zone(), &PurgeJobId::new("job-1").unwrap())
+            .await,
+        "job",
+    );
+    assert_invalid(
+        cdn.sub_customer(&CustomerNumber::new("70:01").unwrap())
+            .await,
+        "number",
+    );
+    assert_invalid(
+        cdn.upsert_sub_customer(
+            &CustomerNumber::new("7001").unwrap(),
+            &SubCustomerUpdate::new(),
+        )
+        .await,
+        "update",
+    );
+    let mut acl = Acl::default();
+    acl.extra.insert("content".into(), json!({"GET": true}));
+    assert_invalid(cdn.replace_acl(&acl).await, "acl.extra");
+    assert_invalid(
+        cdn.create_origin(&NewOrigin::new(" ", "https://www.example.com"))
+            .await,
+        "label",
+    );
+    assert_invalid(
+        cdn.create_origin(&NewOrigin::new("www", "www.example.com"))
+            .await,
+        "url",
+    );
+    assert_invalid(
+        cdn.create_origin(
+            &NewOrigin::new("assets", "https://assets.example.com").origin_type(OriginType::S3),
+        )
+        .await,
+        "s3_bucket_name",
+    );
+    assert_invalid(
+        cdn.update_origin(&OriginId::from(101u64), &OriginUpdate::new())
+            .await,
+        "update",
+    );
+    assert_invalid(
+        cdn.update_origin(
+            &OriginId::new("abc").unwrap(),
+            &OriginUpdate::new().label("x"),
+        )
+        .await,
+        "id",
+    );
+    assert_invalid(cdn.origin(&OriginId::new("abc").unwrap()).await, "id");
+    assert_eq!(any.calls_async().await, 0);
+}
+
+#[tokio::test]
+async fn missing_cdn_settings_are_named_and_nothing_is_sent() {
+    let server = MockServer::start_async().await;
+    let any = server
+        .mock_async(|when, then| {
+            when.any_request();
+            then.status(500);
+        })
+        .await;
+    let cdn_base = format!("{}{CDN_BASE_PATH}", server.base_url());
+
+    let no_customer = Client::builder()
+        .cdn_base_url(&cdn_base)
+        .cdn_secret(CDN_SECRET)
+        .build()
+        .unwrap();
+    assert_invalid(no_customer.cdn().acl().await, "cdn_customer");
+    assert_invalid(
+        no_customer.cdn().purge(&zone(), &["/a.css"]).await,
+        "cdn_customer",
+    );
+
+    let no_secret = Client::builder()
+        .api_key("key")
+        .base_url(server.base_url())
+        .cdn_base_url(&cdn_base)
+        .cdn_customer(CDN_CUSTOMER)
+        .build()
+        .unwrap();
+    assert_invalid(no_secret.cdn().origins().await, "cdn_secret");
+    assert_invalid(
+        no_secret.cdn().purge_everything(&zone()).await,
+        "cdn_secret",
+    );
+
+    let no_base_url = Client::builder()
+        .cdn_secret(CDN_SECRET)
+        .cdn_customer(CDN_CUSTOMER)
+        .build()
+        .unwrap();
+    assert_invalid(no_base_url.cdn().customer(20, 0).await, "cdn_base_url");
+
+    let reserved = Client::builder()
+        .cdn_base_url(&cdn_base)
+        .cdn_secret(CDN_SECRET)
+        .cdn_customer("reseller")
+        .build()
+        .unwrap();
+    assert_invalid(reserved.cdn().customer(20, 0).await, "cdn_customer");
+
+    assert_eq!(any.calls_async().await, 0);
+}
