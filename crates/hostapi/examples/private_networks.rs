@@ -4,25 +4,8 @@
 //! HOSTAPI_API_KEY=… HOSTAPI_BASE_URL=https://… cargo run -p hostapi --example private_networks
 //! ```
 //!
-//! Adding a server and waiting until it is configured looks like this (not run here,
-//! as it changes the account):
-//!
-//! ```no_run
-//! # async fn add(client: &hostapi::Client) -> Result<(), hostapi::Error> {
-//! use std::time::Duration;
-//! let network = hostapi::PrivateNetworkId::from(7u32);
-//! let server = hostapi::BareMetalId::from(12345u32);
-//! let networks = client.private_networks();
-//! networks.add_member(&network, &server).await?;
-//! let options = hostapi::WaitOptions::new()
-//!     .interval(Duration::from_secs(10))
-//!     .timeout(Duration::from_secs(300))
-//!     .on_progress(|p| eprintln!("{}: {}", p.what, p.state));
-//! let member = networks.wait_member_configured(&network, &server, &options).await?;
-//! println!("configured at {:?}", member.cidr);
-//! # Ok(())
-//! # }
-//! ```
+//! Adding a server and waiting until it is configured is shown in the docs of
+//! `PrivateNetworks::wait_member_configured` (not run here, as it changes the account).
 
 #[tokio::main]
 async fn main() -> Result<(), hostapi::Error> {

@@ -140,6 +140,25 @@ impl PrivateNetworks<'_> {
     /// status is one the docs do not name (or absent), which this waiter cannot
     /// interpret. It ends with [`Error::WaitTimeout`] at the deadline, and with the
     /// error of a poll that fails.
+    ///
+    /// ```no_run
+    /// # async fn add(client: &hostapi::Client) -> Result<(), hostapi::Error> {
+    /// use std::time::Duration;
+    /// let network = hostapi::PrivateNetworkId::from(7u32);
+    /// let server = hostapi::BareMetalId::from(12345u32);
+    /// let networks = client.private_networks();
+    /// networks.add_member(&network, &server).await?;
+    /// let options = hostapi::WaitOptions::new()
+    ///     .interval(Duration::from_secs(10))
+    ///     .timeout(Duration::from_secs(300))
+    ///     .on_progress(|p| eprintln!("{}: {}", p.what, p.state));
+    /// let member = networks
+    ///     .wait_member_configured(&network, &server, &options)
+    ///     .await?;
+    /// println!("configured: {:?}", member.cidr);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn wait_member_configured(
         &self,
         network: &PrivateNetworkId,
