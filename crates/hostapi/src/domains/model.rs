@@ -1,0 +1,289 @@
+//! Domains and DNS records as the facade presents them.
+
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::Error;
+use crate::model::macros::open_enum;
+use crate::model::{ContractTerm, DnsRecordId, Extra};
+use crate::validate;
+
+/// The domain `code` that means "normal"; any other value is an error state.
+pub const DOMAIN_CODE_NORMAL: i64 = 1000;
+
+/// The TTLs [`Domains::set_ttl`](crate::Domains::set_ttl) accepts, in seconds: one
+/// minute to one day, the range DNS providers commonly accept (the API documents none).
+pub const TTL_RANGE: std::ops::RangeInclusive<u32> = 60..=86_400;
+
+/// A domain name registered with the service.
+///
+/// The wire's loose shapes are normalised: `contractTerm` ("1 year", "2 years" or an
+/// integer number of years) becomes a [`ContractTerm`], `monthlyPrice` (a decimal
+/// string or a float) an exact decimal, `isEditable` ("true"/"false" or a boolean) a
+/// `bool`, and `startDate` (`Mon d, yyyy`) a date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Domain {
+    /// The domain name, e.g. `example.com`.
+    pub name: String,
+    /// The service's status code: 1000 ([`DOMAIN_CODE_NORMAL`]) is normal, anything
+    /// else an error state (see [`Domain::is_normal`]). `None` when the record gives
+    /// none.
+    pub code: Option<i64>,
+    /// The status, as the service words it (values not documented).
+    pub status: Option<String>,
+    /// The long, readable status.
+    pub readable_status: Option<String>,
+    /// The TTL of the domain's records, in seconds.
+    pub ttl: Option<u32>,
+    /// Contract start.
+    pub start_date: Option<NaiveDate>,
+    /// The contract term.
+    pub contract_term: Option<ContractTerm>,
+    /// The monthly price (no currency given).
+    #[schemars(with = "Option<String>")]
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub monthly_price: Option<Decimal>,
+    /// Whether the domain (its TTL and records) may be changed.
+    pub editable: Option<bool>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+impl Domain {
+    /// Whether the domain is in its normal state: `code` is 1000, or absent (the
+    /// service flags error states with a code, so no code is taken as no error).
+    pub fn is_normal(&self) -> bool {
+        self.code.is_none_or(|code| code == DOMAIN_CODE_NORMAL)
+    }
+}
+
+open_enum! {
+    /// The type of a DNS record. The API's list is open-ended: a type not named here is
+    /// kept as [`DnsRecordType::Unknown`] and can be created and updated all the same.
+    DnsRecordType {
+        /// IPv4 address.
+        A = "A" => "a",
+        /// IPv6 address.
+        Aaaa = "AAAA" => "aaaa",
+        /// Canonical name (alias).
+        Cname = "CNAME" => "cname",
+        /// Mail exchanger (has a priority).
+        Mx = "MX" => "mx",
+        /// Service locator (has a priority).
+        Srv = "SRV" => "srv",
+        /// Text.
+        Txt = "TXT" => "txt",
+        /// Name server.
+        Ns = "NS" => "ns",
+        /// Certification authority authorisation.
+        Caa = "CAA" => "caa",
+        /// Pointer (reverse DNS).
+        Ptr = "PTR" => "ptr",
+        /// Sender policy framework (legacy type).
+        Spf = "SPF" => "spf",
+        /// Start of authority.
+        Soa = "SOA" => "soa",
+    }
+}
+
+impl DnsRecordType {
+    /// Whether records of this type carry a priority (MX and SRV).
+    pub fn has_priority(&self) -> bool {
+        matches!(self, Self::Mx | Self::Srv)
+    }
+}
+
+/// A DNS record of a domain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DnsRecord {
+    /// The record's id (an integer sent as a string or as a number).
+    pub id: DnsRecordId,
+    /// The record's name (the wire's `host`; `name` is read too). May be empty.
+    pub name: String,
+    /// The record's type.
+    pub record_type: DnsRecordType,
+    /// The record's value (the wire's `content`; `data` is read too).
+    pub content: String,
+    /// The priority, for MX and SRV records; `None` otherwise.
+    pub priority: Option<u16>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+/// A DNS record to create.
+///
+/// ```
+/// use hostapi::{DnsRecordType, NewDnsRecord};
+/// let mx = NewDnsRecord::new("example.com", DnsRecordType::Mx, "mail.example.com").priority(10);
+/// let www = NewDnsRecord::new("www.example.com", DnsRecordType::A, "192.0.2.10");
+/// # let _ = (mx, www);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewDnsRecord {
+    /// The record's name; not blank.
+    pub name: String,
+    /// The record's type.
+    pub record_type: DnsRecordType,
+    /// The record's value; not blank, and an IPv4 (A) or IPv6 (AAAA) address for
+    /// address records.
+    pub content: String,
+    /// The priority: required for MX and SRV records, refused for every other type.
+    pub priority: Option<u16>,
+}
+
+impl NewDnsRecord {
+    /// A record without a priority (add one with [`NewDnsRecord::priority`] for MX and
+    /// SRV records).
+    pub fn new(
+        name: impl Into<String>,
+        record_type: DnsRecordType,
+        content: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            record_type,
+            content: content.into(),
+            priority: None,
+        }
+    }
+
+    /// The same record with a priority (MX and SRV only).
+    pub fn priority(mut self, priority: u16) -> Self {
+        self.priority = Some(priority);
+        self
+    }
+}
+
+/// The new content of a DNS record. An update replaces the name, type, value and
+/// priority together, so every field is given; [`DnsRecordUpdate::from`] a
+/// [`DnsRecord`] starts from what the record has now.
+///
+/// ```
+/// # fn change(record: hostapi::DnsRecord) {
+/// let mut update = hostapi::DnsRecordUpdate::from(record);
+/// update.content = "192.0.2.20".into();
+/// # let _ = update;
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DnsRecordUpdate {
+    /// The record's name; not blank.
+    pub name: String,
+    /// The record's type.
+    pub record_type: DnsRecordType,
+    /// The record's value; not blank, and an IPv4 (A) or IPv6 (AAAA) address for
+    /// address records.
+    pub content: String,
+    /// The priority: required for MX and SRV records, refused for every other type.
+    pub priority: Option<u16>,
+}
+
+impl DnsRecordUpdate {
+    /// An update without a priority (add one with [`DnsRecordUpdate::priority`] for
+    /// MX and SRV records).
+    pub fn new(
+        name: impl Into<String>,
+        record_type: DnsRecordType,
+        content: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            record_type,
+            content: content.into(),
+            priority: None,
+        }
+    }
+
+    /// The same update with a priority (MX and SRV only).
+    pub fn priority(mut self, priority: u16) -> Self {
+        self.priority = Some(priority);
+        self
+    }
+}
+
+impl From<DnsRecord> for DnsRecordUpdate {
+    fn from(record: DnsRecord) -> Self {
+        Self {
+            name: record.name,
+            record_type: record.record_type,
+            content: record.content,
+            priority: record.priority,
+        }
+    }
+}
+
+impl From<NewDnsRecord> for DnsRecordUpdate {
+    fn from(record: NewDnsRecord) -> Self {
+        Self {
+            name: record.name,
+            record_type: record.record_type,
+            content: record.content,
+            priority: record.priority,
+        }
+    }
+}
+
+/// Checks a record's fields before they are sent: the name and value are not blank,
+/// the type is a single word, address records hold an address of their family, and a
+/// priority is given exactly for MX and SRV records (whose priority the service
+/// needs; the docs say it is absent for other types).
+pub(crate) fn validate_record(
+    name: &str,
+    record_type: &DnsRecordType,
+    content: &str,
+    priority: Option<u16>,
+) -> Result<(), Error> {
+    validate::not_blank("name", name)?;
+    if name.chars().any(char::is_control) {
+        return Err(Error::invalid("name", "contains a control character"));
+    }
+    let wire_type = record_type.as_wire();
+    if wire_type.is_empty() || !wire_type.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(Error::invalid(
+            "record_type",
+            format!(
+                "`{}` is not a record type (letters and digits, like MX)",
+                wire_type.escape_debug()
+            ),
+        ));
+    }
+    validate::not_blank("content", content)?;
+    match record_type {
+        DnsRecordType::A if content.trim().parse::<Ipv4Addr>().is_err() => {
+            return Err(Error::invalid(
+                "content",
+                format!(
+                    "`{}` is not an IPv4 address (an A record holds one)",
+                    content.escape_debug()
+                ),
+            ));
+        }
+        DnsRecordType::Aaaa if content.trim().parse::<Ipv6Addr>().is_err() => {
+            return Err(Error::invalid(
+                "content",
+                format!(
+                    "`{}` is not an IPv6 address (an AAAA record holds one)",
+                    content.escape_debug()
+                ),
+            ));
+        }
+        _ => {}
+    }
+    match (record_type.has_priority(), priority) {
+        (true, None) => Err(Error::invalid(
+            "priority",
+            format!("is required for {wire_type} records"),
+        )),
+        (false, Some(_)) => Err(Error::invalid(
+            "priority",
+            format!("only MX and SRV records have one, not {wire_type} records"),
+        )),
+        _ => Ok(()),
+    }
+}

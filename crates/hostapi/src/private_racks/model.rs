@@ -1,0 +1,87 @@
+//! Private racks as the facade presents them.
+
+use chrono::NaiveDate;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::model::{Extra, PrivateRackId};
+
+/// A private rack.
+///
+/// One shape for both views: the list gives only the id (a string there), so a rack
+/// from [`PrivateRacks::list`](crate::PrivateRacks::list) has `name`, `location`,
+/// `contract` and `sla` empty; [`PrivateRacks::get`](crate::PrivateRacks::get) fills
+/// them (the id is an integer there; both become a [`PrivateRackId`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct PrivateRack {
+    /// The rack's id.
+    pub id: PrivateRackId,
+    /// The rack's name.
+    pub name: Option<String>,
+    /// Where the rack stands.
+    pub location: Option<RackLocation>,
+    /// The hosting contract (the wire's `serverHostingPack`).
+    pub contract: Option<RackContract>,
+    /// The service level agreement's name. Other fields of the wire's
+    /// `serviceLevelAgreement` object land in `extra` as `serviceLevelAgreement.<key>`.
+    pub sla: Option<String>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+/// Where a private rack stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct RackLocation {
+    /// The site (data centre).
+    pub site: Option<String>,
+    /// The suite.
+    pub suite: Option<String>,
+    /// The cabinet.
+    pub cabinet: Option<String>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+/// The hosting contract of a private rack.
+///
+/// The wire's `serverHostingPack` repeats the rack's id and name; they are left out
+/// when they match the rack's, and kept in `extra` when they do not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct RackContract {
+    /// The customer's own reference.
+    pub reference: Option<String>,
+    /// Contract start.
+    pub start_date: Option<NaiveDate>,
+    /// Contract end; `None` while the contract runs on.
+    pub end_date: Option<NaiveDate>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+/// The network usage of a private rack over an interval.
+///
+/// The API does not document the fields of this record, so the facade does not
+/// interpret it: it is the JSON the service sent, as sent, behind a type of its own.
+/// Read it with [`as_json`](Self::as_json) or [`into_json`](Self::into_json).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct RackNetworkUsage(serde_json::Value);
+
+impl RackNetworkUsage {
+    pub(crate) fn new(value: serde_json::Value) -> Self {
+        Self(value)
+    }
+
+    /// The record as the service sent it.
+    pub fn as_json(&self) -> &serde_json::Value {
+        &self.0
+    }
+
+    /// The record as the service sent it, owned.
+    pub fn into_json(self) -> serde_json::Value {
+        self.0
+    }
+}
