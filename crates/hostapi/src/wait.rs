@@ -23,8 +23,11 @@ use crate::Error;
 pub struct WaitOptions {
     interval: Duration,
     timeout: Duration,
-    progress: Option<Arc<dyn Fn(&WaitProgress) + Send + Sync>>,
+    progress: Option<ProgressCallback>,
 }
+
+/// A callback told of each poll.
+type ProgressCallback = Arc<dyn Fn(&WaitProgress) + Send + Sync>;
 
 impl fmt::Debug for WaitOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

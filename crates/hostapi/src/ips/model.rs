@@ -67,6 +67,9 @@ pub struct IpBilling {
     pub start_date: Option<NaiveDate>,
     /// Billing end; `None` while it runs on.
     pub end_date: Option<NaiveDate>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
 }
 
 /// One change to an IP's settings. The API takes one at a time.

@@ -75,6 +75,7 @@ fn billing(raw: raw::IpBillingInformation) -> Result<IpBilling, FieldError> {
         monthly_price: wire::optional(raw.price, wire::decimal).at("price")?,
         start_date: wire::optional(raw.start_date, wire::any_date).at("startDate")?,
         end_date: wire::optional(raw.end_date, wire::any_date).at("endDate")?,
+        extra: wire::extra(raw.extra),
     })
 }
 
