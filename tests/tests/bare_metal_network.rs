@@ -98,6 +98,39 @@ async fn the_combined_usage_reads_per_port_maps_and_units() {
 }
 
 #[tokio::test]
+async fn the_combined_usage_reads_either_traffic_key_and_keeps_a_second_one() {
+    let server = MockServer::start_async().await;
+    usage_mock(
+        &server,
+        "/v1/bareMetals/1/networkUsage",
+        r#"{"datatraffic":{"measurement":{"total":"7 GB"}}}"#.to_owned(),
+    )
+    .await;
+    usage_mock(
+        &server,
+        "/v1/bareMetals/2/networkUsage",
+        r#"{"dataTraffic":{"measurement":{"total":"7 GB"}},"datatraffic":{"measurement":{"total":"8 GB"}}}"#
+            .to_owned(),
+    )
+    .await;
+    let client = client(&server);
+    let bare_metals = client.bare_metals();
+    let (from, to) = (day!(2024, 1, 1), day!(2024, 1, 31));
+    let usage = bare_metals.network_usage(&id("1"), from, to).await.unwrap();
+    let total = usage.data_traffic.unwrap().total.unwrap();
+    assert_eq!(
+        (total.amount.to_string(), total.unit),
+        ("7".to_owned(), DataUnit::Gigabytes)
+    );
+    assert_eq!(usage.bandwidth, None);
+    // Both keys: the documented one of this view wins, the other is kept as sent.
+    let usage = bare_metals.network_usage(&id("2"), from, to).await.unwrap();
+    let total = usage.data_traffic.unwrap().total.unwrap();
+    assert_eq!(total.amount.to_string(), "7");
+    assert_eq!(usage.extra["datatraffic"]["measurement"]["total"], "8 GB");
+}
+
+#[tokio::test]
 async fn bandwidth_reads_a_per_port_array() {
     let server = MockServer::start_async().await;
     usage_mock(
