@@ -354,8 +354,9 @@ fn ipmi(raw: raw::Ipmi) -> Result<Ipmi, FieldError> {
     })
 }
 
-/// `macAddresses: {mac:[…]}` → normalised MACs. The inner key is read in any letter
-/// case (`mac`, `MAC`…), as is the outer one when the spec's spelling is absent.
+/// `macAddresses: {mac:[…]}` → normalised MACs, in order, each once. The inner key is
+/// read in any letter case (`mac`, `MAC`…), as is the outer one when the spec's
+/// spelling is absent; empty entries are skipped.
 fn mac_addresses(
     raw: Option<raw::MacAddresses>,
     network_extra: &mut serde_json::Map<String, Value>,
@@ -430,6 +431,9 @@ fn mac_addresses(
             }
         }
     }
+    // The same address under two spellings of the key is one address.
+    let mut seen = std::collections::HashSet::new();
+    macs.retain(|mac| seen.insert(mac.clone()));
     if !raw.extra.is_empty() {
         network_extra.extend(
             raw.extra
@@ -621,5 +625,34 @@ mod tests {
         }
         assert!(mac_address("00:1a:2b:3c:4d").is_err());
         assert!(mac_address("00:1a:2b:3c:4d:zz").is_err());
+    }
+
+    #[test]
+    fn mac_lists_under_any_key_spelling_each_once() {
+        let raw: raw::MacAddresses = serde_json::from_value(serde_json::json!({
+            "mac": ["00:1A:2B:3C:4D:5E"],
+            "Mac": ["00-1a-2b-3c-4d-5e", "00:1a:2b:3c:4d:5f"],
+            "vendor": "Intel"
+        }))
+        .unwrap();
+        let mut extra = serde_json::Map::new();
+        let macs = mac_addresses(Some(raw), &mut extra).unwrap();
+        assert_eq!(macs, ["00:1a:2b:3c:4d:5e", "00:1a:2b:3c:4d:5f"]);
+        assert_eq!(extra["macAddresses.vendor"], "Intel");
+
+        let mut extra = serde_json::Map::new();
+        extra.insert(
+            "MACAddresses".into(),
+            serde_json::json!({"MAC": "AA:BB:CC:DD:EE:FF"}),
+        );
+        let macs = mac_addresses(None, &mut extra).unwrap();
+        assert_eq!(macs, ["aa:bb:cc:dd:ee:ff"]);
+        assert!(extra.is_empty());
+
+        let mut extra = serde_json::Map::new();
+        let raw: raw::MacAddresses =
+            serde_json::from_value(serde_json::json!({"MAC": [7]})).unwrap();
+        let error = mac_addresses(Some(raw), &mut extra).unwrap_err();
+        assert_eq!(error.path(), "macAddresses.MAC[0]");
     }
 }
