@@ -1,0 +1,548 @@
+//! Bare metal servers: the server (list and detail), reference, switch port, power,
+//! rescue mode, installation status and passwords — normalised output (snapshots),
+//! the exact wire form of each call, and checks that send nothing.
+
+use hostapi::{
+    BareMetalId, BareMetalPowerState, Error, InstallationState, IpmiKind, RescueImageId,
+    SwitchPortStatus, expose_secrets,
+};
+use hostapi_tests::{API_KEY, client, fixture, to_json};
+use httpmock::Method::{GET, POST, PUT};
+use httpmock::{Mock, MockServer};
+
+fn id(value: &str) -> BareMetalId {
+    BareMetalId::new(value).expect("a valid id")
+}
+
+/// A mock answering `method path` (with the API key) with `body`.
+async fn answer<'a>(
+    server: &'a MockServer,
+    method: httpmock::Method,
+    path: &str,
+    status: u16,
+    body: &str,
+) -> Mock<'a> {
+    server
+        .mock_async(|when, then| {
+            when.method(method).path(path).header("X-Svc-Auth", API_KEY);
+            then.status(status)
+                .header("content-type", "application/json")
+                .body(body);
+        })
+        .await
+}
+
+/// Asserts a decode error of `operation` at `path`.
+fn assert_decode(error: &Error, expected_operation: &str, expected_path: &str) {
+    match error {
+        Error::Decode {
+            operation, path, ..
+        } => {
+            assert_eq!(*operation, expected_operation, "{error}");
+            assert_eq!(path, expected_path, "{error}");
+        }
+        other => panic!("expected a decode error, got {other}"),
+    }
+}
+
+fn assert_invalid(error: &Error, expected: &str) {
+    match error {
+        Error::InvalidInput { argument, .. } => assert_eq!(argument, expected, "{error}"),
+        other => panic!("expected invalid input `{expected}`, got {other}"),
+    }
+}
+
+#[tokio::test]
+async fn list_reads_string_and_integer_ids_and_keeps_unknown_fields() {
+    let server = MockServer::start_async().await;
+    let mock = answer(
+        &server,
+        GET,
+        "/v1/bareMetals",
+        200,
+        &fixture("bare-metal/list.json"),
+    )
+    .await;
+    let servers = client(&server)
+        .bare_metals()
+        .list()
+        .await
+        .expect("list decodes");
+    mock.assert_async().await;
+
+    let ids: Vec<&str> = servers.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["20001", "20002", "20003"]);
+    // null and "" both mean no reference; the detail parts are absent in the list.
+    assert_eq!(servers[1].reference, None);
+    assert_eq!(servers[2].reference, None);
+    assert_eq!(servers[2].server_type, None);
+    assert!(servers[0].hardware.is_none());
+    assert_eq!(servers[2].extra["rackUnit"], "U12");
+    assert_eq!(servers[2].extra["position"], 3);
+    insta::assert_json_snapshot!("bare_metal_list", to_json(&servers));
+}
+
+#[tokio::test]
+async fn get_normalises_every_quirk_of_the_detail() {
+    let server = MockServer::start_async().await;
+    let mock = answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20001",
+        200,
+        &fixture("bare-metal/detail.json"),
+    )
+    .await;
+    let bm = client(&server)
+        .bare_metals()
+        .get(&id("20001"))
+        .await
+        .expect("detail decodes");
+    mock.assert_async().await;
+
+    assert_eq!(bm.id.as_str(), "20001");
+    let hardware = bm.hardware.as_ref().unwrap();
+    assert_eq!(hardware.kvm, Some(true));
+    assert_eq!(hardware.hardware_raid, Some(false));
+    assert_eq!(
+        hardware.ram.as_ref().unwrap().bytes().unwrap().to_string(),
+        "64000000000"
+    );
+    assert_eq!(hardware.hard_disks.len(), 2);
+    assert_eq!(hardware.hard_disks[1].kind.as_deref(), Some("SSD"));
+    assert_eq!(hardware.hard_disks[1].extra["wearLevel"], "3%");
+    let network = bm.network.as_ref().unwrap();
+    assert_eq!(
+        network.mac_addresses,
+        [
+            "00:1a:2b:3c:4d:5e",
+            "00:1a:2b:3c:4d:5f",
+            "00:1a:2b:3c:4d:60"
+        ]
+    );
+    assert_eq!(network.excess_ip_price.unwrap().to_string(), "1.5");
+    let ipmi = network.ipmi.as_ref().unwrap();
+    assert_eq!(ipmi.kind, Some(IpmiKind::Unknown("iDRAC9".into())));
+    let pack = bm.hosting_pack.as_ref().unwrap();
+    assert_eq!(pack.monthly_price.unwrap().to_string(), "149.99");
+    assert_eq!(pack.end_date, None);
+    assert_eq!(pack.contract_term.as_ref().unwrap().months(), Some(12));
+    // Deprecated, meaningless fields are left out; unknown ones kept.
+    assert!(!bm.extra.contains_key("extras"));
+    assert!(!bm.extra.contains_key("serverSpecifications"));
+    assert_eq!(bm.extra["powerSupply"], "dual");
+    // The combination lock is a secret.
+    let lock = bm
+        .location
+        .as_ref()
+        .unwrap()
+        .combination_lock
+        .as_ref()
+        .unwrap();
+    assert_eq!(format!("{lock:?}"), "[REDACTED]");
+    assert_eq!(lock.expose(), "4711");
+    insta::assert_json_snapshot!("bare_metal_detail", to_json(&bm));
+}
+
+#[tokio::test]
+async fn get_reads_the_string_id_view_and_the_disk_summary() {
+    let server = MockServer::start_async().await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20002",
+        200,
+        &fixture("bare-metal/detail_string_id.json"),
+    )
+    .await;
+    let bm = client(&server)
+        .bare_metals()
+        .get(&id("20002"))
+        .await
+        .expect("detail decodes");
+    assert_eq!(bm.id.as_str(), "20002");
+    let hardware = bm.hardware.as_ref().unwrap();
+    assert_eq!(
+        (hardware.kvm, hardware.hardware_raid),
+        (Some(false), Some(true))
+    );
+    // No hardDiskList: the groups come from the hardDisks text.
+    let disks: Vec<(u32, String)> = hardware
+        .hard_disks
+        .iter()
+        .map(|d| (d.count, d.kind.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(disks, [(4, "SSD".to_owned()), (1, "SATA".to_owned())]);
+    let pack = bm.hosting_pack.as_ref().unwrap();
+    assert_eq!(pack.bare_metal_id.as_ref().unwrap().as_str(), "20002");
+    assert_eq!(pack.start_date.unwrap().to_string(), "2020-01-05");
+    assert_eq!((pack.end_date, pack.reference.as_deref()), (None, None));
+    let ipmi = bm.network.as_ref().unwrap().ipmi.as_ref().unwrap();
+    assert_eq!((ipmi.ip, ipmi.kind.clone()), (None, Some(IpmiKind::Drac)));
+    insta::assert_json_snapshot!("bare_metal_detail_string_id", to_json(&bm));
+}
+
+#[tokio::test]
+async fn an_unreadable_disk_summary_stays_text() {
+    let server = MockServer::start_async().await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/7",
+        200,
+        r#"{"bareMetal":{"bareMetalId":7,"server":{"hardDisks":"two big disks"}}}"#,
+    )
+    .await;
+    let bm = client(&server).bare_metals().get(&id("7")).await.unwrap();
+    let hardware = bm.hardware.unwrap();
+    assert!(hardware.hard_disks.is_empty());
+    assert_eq!(hardware.hard_disks_text.as_deref(), Some("two big disks"));
+}
+
+#[tokio::test]
+async fn unreadable_values_are_decode_errors_at_their_path() {
+    let cases = [
+        (
+            r#"{"bareMetal":{"bareMetalId":7,"server":{"kvm":"Maybe"}}}"#,
+            "bareMetal.server.kvm",
+        ),
+        (
+            r#"{"bareMetal":{"bareMetalId":7,"network":{"macAddresses":{"mac":["00:1a:2b:3c:4d:5e","00:1a:2b:3c:4d:zz"]}}}}"#,
+            "bareMetal.network.macAddresses.mac[1]",
+        ),
+        (
+            r#"{"bareMetal":{"bareMetalId":7,"server":{"hardDiskList":[{"amount":2,"size":"big"}]}}}"#,
+            "bareMetal.server.hardDiskList[0].size",
+        ),
+        (
+            r#"{"bareMetal":{"bareMetalId":7,"network":{"ipmi":{"ip":"10.0.0.300"}}}}"#,
+            "bareMetal.network.ipmi.ip",
+        ),
+        (
+            r#"{"bareMetal":{"bareMetalId":7,"serverHostingPack":{"startDate":"someday"}}}"#,
+            "bareMetal.serverHostingPack.startDate",
+        ),
+        (
+            r#"{"bareMetal":{"bareMetalId":7,"server":{"ram":"plenty"}}}"#,
+            "bareMetal.server.ram",
+        ),
+        (
+            r#"{"bareMetal":{"bareMetalId":""}}"#,
+            "bareMetal.bareMetalId",
+        ),
+    ];
+    for (body, path) in cases {
+        let server = MockServer::start_async().await;
+        answer(&server, GET, "/v1/bareMetals/7", 200, body).await;
+        let error = client(&server)
+            .bare_metals()
+            .get(&id("7"))
+            .await
+            .unwrap_err();
+        assert_decode(&error, "getBareMetal", path);
+    }
+}
+
+#[tokio::test]
+async fn set_reference_sends_the_form_and_answers_the_server() {
+    let server = MockServer::start_async().await;
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(PUT)
+                .path("/v1/bareMetals/20001")
+                .header("X-Svc-Auth", API_KEY)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body("reference=web+%26+api");
+            then.status(200).body(fixture("bare-metal/detail.json"));
+        })
+        .await;
+    let bm = client(&server)
+        .bare_metals()
+        .set_reference(&id("20001"), "web & api")
+        .await
+        .unwrap();
+    mock.assert_async().await;
+    assert_eq!(bm.name.as_deref(), Some("web-01"));
+}
+
+#[tokio::test]
+async fn bad_input_sends_nothing() {
+    let server = MockServer::start_async().await;
+    let any = server
+        .mock_async(|when, then| {
+            when.any_request();
+            then.status(500);
+        })
+        .await;
+    let client = client(&server);
+    let bare_metals = client.bare_metals();
+    let error = bare_metals
+        .set_reference(&id("1"), "line\nbreak")
+        .await
+        .unwrap_err();
+    assert_invalid(&error, "reference");
+    let error = bare_metals
+        .rescue(&id("1"), &RescueImageId::new("rescue-2024").unwrap())
+        .await
+        .unwrap_err();
+    assert_invalid(&error, "rescue_image_id");
+    // Ids cannot escape their path segment.
+    assert_invalid(&BareMetalId::new("../ips").unwrap_err(), "BareMetalId");
+    assert_invalid(&"1 2".parse::<BareMetalId>().unwrap_err(), "BareMetalId");
+    assert_eq!(any.calls_async().await, 0);
+}
+
+#[tokio::test]
+async fn switch_port_reads_opens_and_closes() {
+    let server = MockServer::start_async().await;
+    let get = answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20001/switchPort",
+        200,
+        &fixture("bare-metal/switch_port.json"),
+    )
+    .await;
+    let open = server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path("/v1/bareMetals/20001/switchPort/open")
+                .header("X-Svc-Auth", API_KEY)
+                .body("");
+            then.status(200).body(
+                r#"{"switchPort":{"status":"open","serverId":20001,"serverName":"web-01","switchNode":17}}"#,
+            );
+        })
+        .await;
+    let close = server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path("/v1/bareMetals/20001/switchPort/close")
+                .header("X-Svc-Auth", API_KEY)
+                .body("");
+            then.status(201).body(
+                r#"{"switchPort":{"status":"Err-Disabled","serverId":20001,"serverName":"web-01","switchNode":17}}"#,
+            );
+        })
+        .await;
+    let client = client(&server);
+    let bare_metals = client.bare_metals();
+    let port = bare_metals.switch_port(&id("20001")).await.unwrap();
+    assert_eq!(port.status, Some(SwitchPortStatus::Open));
+    assert_eq!(
+        port.server_id.as_ref().map(BareMetalId::as_str),
+        Some("20001")
+    );
+    assert_eq!(port.extra["portSpeed"], "1000");
+    insta::assert_json_snapshot!("bare_metal_switch_port", to_json(&port));
+
+    let opened = bare_metals.open_switch_port(&id("20001")).await.unwrap();
+    assert_eq!(opened.status, Some(SwitchPortStatus::Open));
+    // An unknown status is kept as sent.
+    let closed = bare_metals.close_switch_port(&id("20001")).await.unwrap();
+    assert_eq!(
+        closed.status,
+        Some(SwitchPortStatus::Unknown("Err-Disabled".into()))
+    );
+    get.assert_async().await;
+    open.assert_async().await;
+    close.assert_async().await;
+}
+
+#[tokio::test]
+async fn power_status_and_power_cycle() {
+    let server = MockServer::start_async().await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20001/powerStatus",
+        200,
+        &fixture("bare-metal/power_status.json"),
+    )
+    .await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20002/powerStatus",
+        200,
+        r#"{"powerStatus":{"status":"standby","serverId":20002,"serverName":"db-01"}}"#,
+    )
+    .await;
+    let cycle = server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path("/v1/bareMetals/20001/powerCycle")
+                .header("X-Svc-Auth", API_KEY)
+                .body("");
+            then.status(202).body("{}");
+        })
+        .await;
+    let client = client(&server);
+    let bare_metals = client.bare_metals();
+    let status = bare_metals.power_status(&id("20001")).await.unwrap();
+    assert_eq!(status.status, Some(BareMetalPowerState::On));
+    insta::assert_json_snapshot!("bare_metal_power_status", to_json(&status));
+    let other = bare_metals.power_status(&id("20002")).await.unwrap();
+    assert_eq!(
+        other.status,
+        Some(BareMetalPowerState::Unknown("standby".into()))
+    );
+    bare_metals.power_cycle(&id("20001")).await.unwrap();
+    cycle.assert_async().await;
+}
+
+#[tokio::test]
+async fn power_cycle_is_not_retried_unless_asked() {
+    let server = MockServer::start_async().await;
+    let busy = server
+        .mock_async(|when, then| {
+            when.method(POST).path("/v1/bareMetals/1/powerCycle");
+            then.status(503);
+        })
+        .await;
+    let client = hostapi::Client::builder()
+        .base_url(server.base_url())
+        .api_key(API_KEY)
+        .retry_policy(hostapi::RetryPolicy {
+            max_attempts: 2,
+            initial_backoff: std::time::Duration::from_millis(1),
+            max_backoff: std::time::Duration::from_millis(1),
+            deadline: std::time::Duration::from_secs(5),
+        })
+        .build()
+        .unwrap();
+    let error = client
+        .bare_metals()
+        .power_cycle(&id("1"))
+        .await
+        .unwrap_err();
+    assert_eq!(error.status(), Some(503));
+    assert_eq!(error.operation(), Some("powerCycleBareMetal"));
+    assert_eq!(busy.calls_async().await, 1);
+    let _ = client
+        .bare_metals()
+        .retry_unsafe()
+        .power_cycle(&id("1"))
+        .await;
+    assert_eq!(busy.calls_async().await, 3);
+}
+
+#[tokio::test]
+async fn rescue_posts_the_image_id_to_the_documented_path() {
+    let server = MockServer::start_async().await;
+    let mock = server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path("/v1/bareMetals/20001/rescueMode")
+                .header("X-Svc-Auth", API_KEY)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body("osId=121");
+            then.status(200);
+        })
+        .await;
+    client(&server)
+        .bare_metals()
+        .rescue(&id("20001"), &RescueImageId::from(121u32))
+        .await
+        .unwrap();
+    mock.assert_async().await;
+}
+
+#[tokio::test]
+async fn installation_status_reads_both_id_shapes_and_both_name_spellings() {
+    let server = MockServer::start_async().await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20001/installationStatus",
+        200,
+        &fixture("bare-metal/installation_status.json"),
+    )
+    .await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20002/installationStatus",
+        200,
+        r#"{"installationStatus":{"code":1000,"description":"Normal","serverPackId":20002,"serverPackName":"db-01"}}"#,
+    )
+    .await;
+    let client = client(&server);
+    let bare_metals = client.bare_metals();
+    let installing = bare_metals.installation_status(&id("20001")).await.unwrap();
+    assert_eq!(
+        installing.description,
+        Some(InstallationState::Unknown("Installing".into()))
+    );
+    assert!(!installing.is_idle() && !installing.is_error());
+    insta::assert_json_snapshot!("bare_metal_installation_status", to_json(&installing));
+    let normal = bare_metals.installation_status(&id("20002")).await.unwrap();
+    assert!(normal.is_idle());
+    assert_eq!(
+        normal.server_id.as_ref().map(BareMetalId::as_str),
+        Some("20002")
+    );
+    assert_eq!(normal.server_name.as_deref(), Some("db-01"));
+}
+
+#[tokio::test]
+async fn passwords_are_secrets_read_in_both_spellings() {
+    let server = MockServer::start_async().await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20001/rootPassword",
+        200,
+        &fixture("bare-metal/root_password.json"),
+    )
+    .await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/20002/rootPassword",
+        200,
+        r#"{"rootpassword":"documented-spelling","rescueModePassword":"r3scue"}"#,
+    )
+    .await;
+    let client = client(&server);
+    let bare_metals = client.bare_metals();
+    let passwords = bare_metals.root_password(&id("20001")).await.unwrap();
+    assert_eq!(
+        passwords.root_password.as_ref().unwrap().expose(),
+        "r00t-Pa55-word"
+    );
+    // An empty rescue password means none yet.
+    assert_eq!(passwords.rescue_mode_password, None);
+    assert!(!format!("{passwords:?}").contains("r00t"));
+    insta::assert_json_snapshot!("bare_metal_passwords", to_json(&passwords));
+    let exposed = expose_secrets(|| to_json(&passwords));
+    assert_eq!(exposed["root_password"], "r00t-Pa55-word");
+
+    let documented = bare_metals.root_password(&id("20002")).await.unwrap();
+    assert_eq!(
+        documented.root_password.as_ref().unwrap().expose(),
+        "documented-spelling"
+    );
+    assert_eq!(documented.rescue_mode_password.unwrap().expose(), "r3scue");
+}
+
+#[tokio::test]
+async fn error_statuses_keep_operation_status_and_body() {
+    let server = MockServer::start_async().await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/404",
+        404,
+        r#"{"errorCode":"404","errorMessage":"Server not found"}"#,
+    )
+    .await;
+    let error = client(&server)
+        .bare_metals()
+        .get(&id("404"))
+        .await
+        .unwrap_err();
+    assert!(error.is_not_found());
+    assert_eq!(error.operation(), Some("getBareMetal"));
+    assert!(error.to_string().contains("Server not found"), "{error}");
+}
