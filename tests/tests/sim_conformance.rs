@@ -61,51 +61,7 @@ struct KnownMismatch {
 
 /// Mismatches found between the simulator and the specs, each checked against
 /// `shared/api-docs/` to tell which side is wrong.
-const KNOWN_MISMATCHES: &[KnownMismatch] = &[
-    // The usage `node` (docs: "object with in, out, total strings, per measured port").
-    // The simulator sends an object keyed by port name, `{"ge-0/0/4": {in, out, total}}`,
-    // one of the three shapes the spec means to accept (NetworkUsagePortMap). But the spec
-    // declares the three as `oneOf`, and its single-port alternative NetworkUsageNode has
-    // no required property and `additionalProperties: {}`, so every port map (and `{}`)
-    // also matches NetworkUsageNode: "valid under more than one" of the `oneOf`. The
-    // simulator's shape is a fair reading of the docs; the SPEC is wrong (its description
-    // says the shapes are "tried in this order", which is `anyOf`, not `oneOf`). Spec
-    // owner: make NetworkUsageNodes an `anyOf`, or make the alternatives exclusive (e.g.
-    // NetworkUsageNode `required: [total]` with string `in`/`out`/`total`, which a port
-    // map lacks), and regenerate.
-    KnownMismatch {
-        api: Api::Infra,
-        operation: "getBareMetalNetworkUsage",
-        instance_path: "/bandwidth/measurement/node",
-        message: "more than one of the schemas listed in the 'oneOf'",
-        reason: NODE_ONE_OF,
-    },
-    KnownMismatch {
-        api: Api::Infra,
-        operation: "getBareMetalNetworkUsage",
-        instance_path: "/dataTraffic/measurement/node",
-        message: "more than one of the schemas listed in the 'oneOf'",
-        reason: NODE_ONE_OF,
-    },
-    KnownMismatch {
-        api: Api::Infra,
-        operation: "getBareMetalBandwidthUsage",
-        instance_path: "/bandwidth/measurement/node",
-        message: "more than one of the schemas listed in the 'oneOf'",
-        reason: NODE_ONE_OF,
-    },
-    KnownMismatch {
-        api: Api::Infra,
-        operation: "getBareMetalDataTrafficUsage",
-        instance_path: "/datatraffic/measurement/node",
-        message: "more than one of the schemas listed in the 'oneOf'",
-        reason: NODE_ONE_OF,
-    },
-];
-
-const NODE_ONE_OF: &str = "spec bug, spec owner to fix: NetworkUsageNodes is a oneOf whose \
-    single-port alternative (no required property, additionalProperties: {}) also matches \
-    the port map the simulator sends; make it anyOf or the alternatives exclusive";
+const KNOWN_MISMATCHES: &[KnownMismatch] = &[];
 
 /// One of the three interfaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1257,7 +1257,7 @@ pub mod types {
             Default::default()
         }
     }
-    ///Usage measured on one switch port. Figures are strings with units.
+    ///Usage measured on one switch port. Figures are strings with units; other fields the service adds are strings too (this keeps the single-port shape apart from the port map, whose values are objects).
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct NetworkUsageNode {
         ///Incoming, with its unit.
@@ -1270,14 +1270,14 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub total: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
     }
     impl NetworkUsageNode {
         pub fn builder() -> builder::NetworkUsageNode {
             Default::default()
         }
     }
-    ///Per-port measurements. The doc says `node` is an "object with in, out, total strings, per measured port" without showing several ports, so three shapes are accepted, tried in this order: an array of port objects, an object keyed by port whose values are port objects, and a single port object (the shape the doc shows).
+    ///Per-port measurements. The doc says `node` is an "object with in, out, total strings, per measured port" without showing several ports, so three shapes are accepted: an array of port objects, an object keyed by port whose values are port objects, and a single port object (the shape the doc shows). The shapes exclude each other: a port object's values are all strings, a port map's values are objects (and a port map has at least one port), so `oneOf` holds.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(untagged)]
     pub enum NetworkUsageNodes {
@@ -7601,7 +7601,7 @@ pub mod types {
                 ::std::string::String,
             >,
             extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
                 ::std::string::String,
             >,
         }
@@ -7655,7 +7655,7 @@ pub mod types {
             pub fn extra<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
                 >,
                 T::Error: ::std::fmt::Display,
             {

@@ -390,11 +390,7 @@ fn ports<Q>(raw: raw::NetworkUsageNodes, read: Reader<Q>) -> Result<Vec<PortUsag
     match raw {
         raw::NetworkUsageNodes::Node(node) => Ok(vec![port(None, node, read)?]),
         raw::NetworkUsageNodes::PortList(list) => wire::each(list.0, |mut node| {
-            let name = ["port", "name"].iter().find_map(|key| {
-                let value = node.extra.get(*key).and_then(wire::scalar_text)?;
-                node.extra.remove(*key);
-                Some(value)
-            });
+            let name = ["port", "name"].iter().find_map(|key| node.extra.shift_remove(*key));
             port(name, node, read)
         }),
         raw::NetworkUsageNodes::PortMap(map) => map
@@ -415,7 +411,9 @@ fn port<Q>(
         incoming: figure(raw.in_, read, "in")?,
         outgoing: figure(raw.out, read, "out")?,
         total: figure(raw.total, read, "total")?,
-        extra: wire::extra(raw.extra),
+        // The spec keeps a port's other fields to strings (so a single port cannot be
+        // mistaken for a map of ports).
+        extra: raw.extra.into_iter().map(|(k, v)| (k, serde_json::Value::String(v))).collect(),
     })
 }
 
