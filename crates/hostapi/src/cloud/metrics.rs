@@ -75,6 +75,24 @@ impl MetricsQuery {
         }
     }
 
+    /// The traffic of `[from, to)` given as RFC 3339 text (`2024-01-01T00:00:00Z`,
+    /// `2024-01-01T01:00:00+01:00`), summed, at the service's default granularity.
+    /// Fails with [`Error::InvalidInput`] naming `from` or `to` when it is not RFC 3339.
+    pub fn parse(from: &str, to: &str) -> Result<Self, Error> {
+        let read = |argument: &str, text: &str| {
+            DateTime::parse_from_rfc3339(text.trim()).map_err(|e| {
+                Error::invalid(
+                    argument,
+                    format!(
+                        "`{}` is not an RFC 3339 date-time like 2024-01-01T00:00:00Z: {e}",
+                        text.escape_debug()
+                    ),
+                )
+            })
+        };
+        Ok(Self::new(read("from", from)?, read("to", to)?))
+    }
+
     /// The bucket width.
     pub fn granularity(mut self, granularity: Granularity) -> Self {
         self.granularity = Some(granularity);

@@ -162,6 +162,51 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_next_page_is_fetched_only_when_the_current_one_is_drained() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let stream = paginate(3, served(7, usize::MAX, log.clone()));
+        let mut stream = std::pin::pin!(stream);
+        assert!(
+            log.lock().unwrap().is_empty(),
+            "nothing before the first poll"
+        );
+        for expected in 0..3 {
+            assert_eq!(stream.next().await.unwrap().unwrap(), expected);
+            assert_eq!(log.lock().unwrap().len(), 1);
+        }
+        assert_eq!(stream.next().await.unwrap().unwrap(), 3);
+        assert_eq!(log.lock().unwrap().len(), 2);
+    }
+
+    #[tokio::test]
+    async fn an_unreadable_item_is_yielded_in_its_place_and_the_stream_goes_on() {
+        let mut calls = 0;
+        let stream = paginate::<u64, _, _>(3, move |offset, _| {
+            calls += 1;
+            let page = if calls == 1 {
+                Page {
+                    items: vec![Ok(0), Err(Error::invalid("x", "bad item")), Ok(2)],
+                    total_count: Some(4),
+                }
+            } else {
+                assert_eq!(offset, 3, "the bad item counts as received");
+                Page {
+                    items: vec![Ok(3)],
+                    total_count: Some(4),
+                }
+            };
+            futures::future::ready(Ok(page))
+        });
+        let items: Vec<Result<u64, Error>> = stream.collect().await;
+        let oks: Vec<u64> = items
+            .iter()
+            .filter_map(|i| i.as_ref().ok().copied())
+            .collect();
+        assert_eq!(oks, [0, 2, 3]);
+        assert!(items[1].is_err());
+    }
+
+    #[tokio::test]
     async fn a_failed_request_ends_the_stream() {
         let mut calls = 0;
         let stream = paginate::<u64, _, _>(2, move |_, _| {
