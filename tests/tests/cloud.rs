@@ -172,6 +172,22 @@ async fn power_calls_post_no_body_and_answer_the_job() {
 }
 
 #[tokio::test]
+async fn a_job_status_the_docs_do_not_name_is_kept() {
+    let server = MockServer::start_async().await;
+    server
+        .mock_async(|when, then| {
+            when.method(POST)
+                .path(format!("/cloud/v2/virtualServers/{SERVER}/reboot"));
+            then.status(202)
+                .body(r#"{"id":"j-2","name":"virtualServers.reboot","status":"RUNNING"}"#);
+        })
+        .await;
+    let job = client(&server).cloud_servers().reboot(&id()).await.unwrap();
+    assert_eq!(job.status, Some(JobStatus::Unknown("RUNNING".into())));
+    assert_eq!(job.created_at, None);
+}
+
+#[tokio::test]
 async fn credentials_list_by_type_without_passwords() {
     let server = MockServer::start_async().await;
     let mock = server
@@ -191,14 +207,55 @@ async fn credentials_list_by_type_without_passwords() {
         .await
         .unwrap();
     mock.assert_async().await;
-    assert_eq!(credentials.len(), 3);
+    assert_eq!(credentials.len(), 4);
     assert!(credentials.iter().all(|c| c.password.is_none()));
-    // An item without its type takes the type asked for.
+    // An item without its type takes the type asked for; a type the docs do not name
+    // is kept.
     assert_eq!(
         credentials[2].credential_type,
         CredentialType::OperatingSystem
     );
+    assert_eq!(
+        credentials[3].credential_type,
+        CredentialType::Unknown("RESCUE_SYSTEM".into())
+    );
     insta::assert_json_snapshot!("cloud_credentials", to_json(&credentials));
+}
+
+#[tokio::test]
+async fn credentials_are_paged_through_to_the_end() {
+    let server = MockServer::start_async().await;
+    let path = format!("/cloud/v2/virtualServers/{SERVER}/credentials/CONTROL_PANEL");
+    let first = server
+        .mock_async(|when, then| {
+            when.method(GET)
+                .path(path.clone())
+                .is_true(|req| query(req) == "limit=100&offset=0");
+            // The server caps the page at 2.
+            then.status(200).body(
+                r#"{"credentials":[{"type":"CONTROL_PANEL","username":"a"},{"type":"CONTROL_PANEL","username":"b"}],"_metadata":{"totalCount":3,"limit":2,"offset":0}}"#,
+            );
+        })
+        .await;
+    let second = server
+        .mock_async(|when, then| {
+            when.method(GET)
+                .path(path.clone())
+                .is_true(|req| query(req) == "limit=100&offset=2");
+            then.status(200).body(
+                r#"{"credentials":[{"type":"CONTROL_PANEL","username":"c"}],"_metadata":{"totalCount":3,"limit":2,"offset":2}}"#,
+            );
+        })
+        .await;
+    let credentials = client(&server)
+        .cloud_servers()
+        .credentials(&id(), CredentialType::ControlPanel)
+        .await
+        .unwrap();
+    first.assert_async().await;
+    second.assert_async().await;
+    let names: Vec<&str> = credentials.iter().map(|c| c.username.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
 }
 
 #[tokio::test]
@@ -278,7 +335,8 @@ async fn datatraffic_without_granularity_sends_none() {
                 ))
                 .query_param_missing("granularity")
                 .query_param("aggregation", "SUM");
-            then.status(200).body(r#"{"metrics":{}}"#);
+            then.status(200)
+                .body(r#"{"_metadata":{"granularity":"15MIN"},"metrics":{}}"#);
         })
         .await;
     let query =
@@ -291,7 +349,11 @@ async fn datatraffic_without_granularity_sends_none() {
     mock.assert_async().await;
     // Without _metadata, the interval is the query's (sent and shown in UTC).
     assert_eq!(metrics.from.to_rfc3339(), "2024-01-01T00:00:00+00:00");
-    assert_eq!(metrics.granularity, None);
+    // A granularity the docs do not name is kept.
+    assert_eq!(
+        metrics.granularity,
+        Some(Granularity::Unknown("15MIN".into()))
+    );
     assert!(metrics.outgoing.values.is_empty());
 }
 
