@@ -3445,18 +3445,24 @@ impl Client {
 
 Lists the customer's private clouds, answered as `{privateClouds: […], …}`.
 
-Left open by the docs: no query parameter is documented (so none is declared here, although
-the wrapper probably also carries `_metadata` and the call may accept `limit` / `offset`
-like the other collections: `_metadata` is an optional property, anything else lands in the
-wrapper's `extra` map), the attribute descriptions of the record (the fields are those seen
-in the sample, with the virtual server's shapes), and the success status (we accept any
-2XX). Other private cloud operations are not shown.
+Left open by the docs: the query parameters (none is documented, but the answer's `…`
+stands for the `_metadata {totalCount, limit, offset}` every other collection carries, so
+the optional `limit` / `offset` of the other collections are declared; the facade sends
+none on the first request and uses them only to fetch further pages when `totalCount` says
+there are more), the attribute descriptions of the record (the fields are those seen in the
+sample, with the virtual server's shapes), and the success status (we accept any 2XX).
+Other private cloud operations are not shown.
 
 
 Sends a `GET` request to `/cloud/v2/privateClouds`
 
+Arguments:
+- `limit`: Maximum number of items in the page. Default and maximum not documented (the samples use 10).
+- `offset`: Number of items to skip before the page starts. Default not documented (the samples use 0).
 ```ignore
 let response = client.list_private_clouds()
+    .limit(limit)
+    .offset(offset)
     .send()
     .await;
 ```*/
@@ -3737,16 +3743,44 @@ pub mod builder {
     #[derive(Debug, Clone)]
     pub struct ListPrivateClouds<'a> {
         client: &'a super::Client,
+        limit: Result<Option<i64>, String>,
+        offset: Result<Option<i64>, String>,
     }
     impl<'a> ListPrivateClouds<'a> {
         pub fn new(client: &'a super::Client) -> Self {
-            Self { client: client }
+            Self {
+                client: client,
+                limit: Ok(None),
+                offset: Ok(None),
+            }
+        }
+        pub fn limit<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.limit = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `i64` for limit failed".to_string());
+            self
+        }
+        pub fn offset<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.offset = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `i64` for offset failed".to_string());
+            self
         }
         ///Sends a `GET` request to `/cloud/v2/privateClouds`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::PrivateCloudList>, Error<types::ErrorBody>> {
-            let Self { client } = self;
+            let Self { client, limit, offset } = self;
+            let limit = limit.map_err(Error::InvalidRequest)?;
+            let offset = offset.map_err(Error::InvalidRequest)?;
             let url = format!("{}/cloud/v2/privateClouds", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             header_map
@@ -3764,6 +3798,8 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
+                .query(&progenitor_client::QueryParam::new("limit", &limit))
+                .query(&progenitor_client::QueryParam::new("offset", &offset))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {

@@ -1257,7 +1257,7 @@ pub mod types {
             Default::default()
         }
     }
-    ///Usage measured on one switch port. Figures are strings with units; other fields the service adds are strings too (this keeps the single-port shape apart from the port map, whose values are objects).
+    ///Usage measured on one switch port. Figures are strings with units; other fields the service adds are taken if they are scalars (strings, numbers, booleans), which keeps the single-port shape apart from the port map, whose values are objects.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct NetworkUsageNode {
         ///Incoming, with its unit.
@@ -1270,11 +1270,41 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub total: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
-        pub extra: ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
+        pub extra: ::indexmap::IndexMap<
+            ::std::string::String,
+            NetworkUsageNodeExtraValue,
+        >,
     }
     impl NetworkUsageNode {
         pub fn builder() -> builder::NetworkUsageNode {
             Default::default()
+        }
+    }
+    ///`NetworkUsageNodeExtraValue`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum NetworkUsageNodeExtraValue {
+        String(::std::string::String),
+        Number(f64),
+        Boolean(bool),
+    }
+    impl ::std::fmt::Display for NetworkUsageNodeExtraValue {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match self {
+                Self::String(x) => x.fmt(f),
+                Self::Number(x) => x.fmt(f),
+                Self::Boolean(x) => x.fmt(f),
+            }
+        }
+    }
+    impl ::std::convert::From<f64> for NetworkUsageNodeExtraValue {
+        fn from(value: f64) -> Self {
+            Self::Number(value)
+        }
+    }
+    impl ::std::convert::From<bool> for NetworkUsageNodeExtraValue {
+        fn from(value: bool) -> Self {
+            Self::Boolean(value)
         }
     }
     ///Per-port measurements. The doc says `node` is an "object with in, out, total strings, per measured port" without showing several ports, so three shapes are accepted: an array of port objects, an object keyed by port whose values are port objects, and a single port object (the shape the doc shows). The shapes exclude each other: a port object's values are all strings, a port map's values are objects (and a port map has at least one port), so `oneOf` holds.
@@ -7601,7 +7631,10 @@ pub mod types {
                 ::std::string::String,
             >,
             extra: ::std::result::Result<
-                ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
+                ::indexmap::IndexMap<
+                    ::std::string::String,
+                    super::NetworkUsageNodeExtraValue,
+                >,
                 ::std::string::String,
             >,
         }
@@ -7655,7 +7688,10 @@ pub mod types {
             pub fn extra<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                    ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
+                    ::indexmap::IndexMap<
+                        ::std::string::String,
+                        super::NetworkUsageNodeExtraValue,
+                    >,
                 >,
                 T::Error: ::std::fmt::Display,
             {
@@ -13061,12 +13097,17 @@ let response = client.get_partition_schema()
     }
     /**List private networks
 
-Answers `{_metadata:{totalCount,limit,offset}, privateNetworks:[item]}` (items not wrapped). Pagination parameters are not documented even though `_metadata` carries limit and offset; none are described. Status not in the row; 200 (reads).
+Answers `{_metadata:{totalCount,limit,offset}, privateNetworks:[item]}` (items not wrapped). Pagination parameters are not documented even though `_metadata` carries limit and offset; the optional `limit` and `offset` declared here are the cloud interface's, which the `_metadata` mirrors. The facade sends none on the first request and uses them only to fetch further pages when `totalCount` says there are more. Status not in the row; 200 (reads).
 
 Sends a `GET` request to `/v1/privateNetworks`
 
+Arguments:
+- `limit`: Maximum number of networks in the page (not documented; mirrors `_metadata.limit`).
+- `offset`: Number of networks to skip (not documented; mirrors `_metadata.offset`).
 ```ignore
 let response = client.list_private_networks()
+    .limit(limit)
+    .offset(offset)
     .send()
     .await;
 ```*/
@@ -16921,16 +16962,44 @@ pub mod builder {
     #[derive(Debug, Clone)]
     pub struct ListPrivateNetworks<'a> {
         client: &'a super::Client,
+        limit: Result<Option<i64>, String>,
+        offset: Result<Option<i64>, String>,
     }
     impl<'a> ListPrivateNetworks<'a> {
         pub fn new(client: &'a super::Client) -> Self {
-            Self { client: client }
+            Self {
+                client: client,
+                limit: Ok(None),
+                offset: Ok(None),
+            }
+        }
+        pub fn limit<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.limit = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `i64` for limit failed".to_string());
+            self
+        }
+        pub fn offset<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.offset = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `i64` for offset failed".to_string());
+            self
         }
         ///Sends a `GET` request to `/v1/privateNetworks`
         pub async fn send(
             self,
         ) -> Result<ResponseValue<types::PrivateNetworkList>, Error<types::ErrorBody>> {
-            let Self { client } = self;
+            let Self { client, limit, offset } = self;
+            let limit = limit.map_err(Error::InvalidRequest)?;
+            let offset = offset.map_err(Error::InvalidRequest)?;
             let url = format!("{}/v1/privateNetworks", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             header_map
@@ -16948,6 +17017,8 @@ pub mod builder {
                     ::reqwest::header::ACCEPT,
                     ::reqwest::header::HeaderValue::from_static("application/json"),
                 )
+                .query(&progenitor_client::QueryParam::new("limit", &limit))
+                .query(&progenitor_client::QueryParam::new("offset", &offset))
                 .headers(header_map)
                 .build()?;
             let info = OperationInfo {

@@ -201,7 +201,7 @@ fn server_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
         },
         "ips": [
             {"ip": util::ip_of(5, 79, i as u64), "version": 4, "type": "PUBLIC"},
-            {"ip": format!("2a00:c98:2060:a{:03x}::{:x}", i / 65_536 % 4096, i % 65_536 + 1), "version": 6, "type": "PUBLIC"},
+            {"ip": ipv6_of(i), "version": 6, "type": "PUBLIC"},
             {"ip": util::ip_of(10, 32, i as u64), "version": 4, "type": "PRIVATE"},
         ],
     });
@@ -570,4 +570,25 @@ pub(crate) fn snapshot(ds: &Dataset, st: &State, now: f64) -> Value {
         })
         .collect();
     json!({"virtualServers": servers})
+}
+
+/// The public IPv6 address of cloud server `i`: one /112 per 65,536 servers, each group
+/// at most four hex digits.
+fn ipv6_of(i: usize) -> String {
+    format!(
+        "2a00:c98:2060:a{:03x}:{:x}::1",
+        i / 65_536 % 4096,
+        i % 65_536
+    )
+}
+
+#[cfg(test)]
+mod ipv6_tests {
+    #[test]
+    fn every_index_gives_a_valid_address() {
+        for i in [0, 1, 65_534, 65_535, 65_536, 99_999, 4096 * 65_536 + 7] {
+            let text = super::ipv6_of(i);
+            assert!(text.parse::<std::net::Ipv6Addr>().is_ok(), "{i}: {text}");
+        }
+    }
 }

@@ -12,14 +12,8 @@ async fn main() -> Result<(), hostapi::Error> {
     let client = hostapi::Client::from_env()?;
     let networks = client.private_networks();
     let list = networks.list().await?;
-    println!(
-        "{} private network(s){}",
-        list.networks.len(),
-        list.total_count
-            .map(|t| format!(" of {t}"))
-            .unwrap_or_default()
-    );
-    for summary in &list.networks {
+    println!("{} private network(s)", list.len());
+    for summary in &list {
         println!(
             "{:>6}  {:<20} created {}",
             summary.id,

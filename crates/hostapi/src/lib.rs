@@ -37,6 +37,7 @@ mod error;
 mod handle;
 mod ips;
 mod model;
+mod paging;
 mod private_networks;
 mod private_racks;
 mod secret;

@@ -183,13 +183,26 @@ pub(crate) fn boolean_from_integer(value: i64) -> bool {
     value != 0
 }
 
-/// An exact decimal from text such as `"12.99"`, `"1,234.50"` or `"€ 12.99"`.
+/// An exact decimal from text such as `"12.99"`, `"1,234.50"`, `"24,50"` or `"€ 12.99"`.
+///
+/// A comma is a thousands separator when a point is also present or when exactly
+/// three digits follow it (`"1,234"`), and the decimal separator otherwise (`"24,50"`),
+/// so a European price is never read as a hundred times itself.
 pub(crate) fn decimal(text: &str) -> Result<Decimal, FieldError> {
-    let cleaned: String = text
+    let kept: String = text
         .trim()
         .chars()
-        .filter(|c| !matches!(c, ',' | ' ' | '€' | '$' | '£'))
+        .filter(|c| !matches!(c, ' ' | '€' | '$' | '£'))
         .collect();
+    let commas = kept.matches(',').count();
+    let decimal_comma = !kept.contains('.')
+        && commas == 1
+        && kept.rsplit(',').next().is_some_and(|tail| tail.len() != 3);
+    let cleaned = if decimal_comma {
+        kept.replace(',', ".")
+    } else {
+        kept.replace(',', "")
+    };
     Decimal::from_str(&cleaned)
         .or_else(|_| Decimal::from_scientific(&cleaned))
         .map_err(|_| FieldError::new(format!("expected a decimal number, found {}", found(text))))
@@ -204,13 +217,6 @@ pub(crate) fn decimal_from_f64(value: f64) -> Result<Decimal, FieldError> {
         )));
     }
     decimal(&value.to_string())
-}
-
-/// An integer from text (`"42"`).
-pub(crate) fn integer(text: &str) -> Result<i64, FieldError> {
-    text.trim()
-        .parse()
-        .map_err(|_| FieldError::new(format!("expected an integer, found {}", found(text))))
 }
 
 /// A non-negative count from a wire integer.
@@ -437,6 +443,10 @@ mod tests {
     fn decimals_stay_exact() {
         assert_eq!(decimal("12.99").unwrap().to_string(), "12.99");
         assert_eq!(decimal("1,234.50").unwrap().to_string(), "1234.50");
+        assert_eq!(decimal("1,234").unwrap().to_string(), "1234");
+        assert_eq!(decimal("24,50").unwrap().to_string(), "24.50");
+        assert_eq!(decimal("€ 9,5").unwrap().to_string(), "9.5");
+        assert_eq!(decimal("1,234,567.5").unwrap().to_string(), "1234567.5");
         assert_eq!(decimal_from_f64(12.99).unwrap().to_string(), "12.99");
         assert_eq!(
             decimal_from_f64(0.1 + 0.2).unwrap().to_string(),

@@ -390,7 +390,13 @@ fn ports<Q>(raw: raw::NetworkUsageNodes, read: Reader<Q>) -> Result<Vec<PortUsag
     match raw {
         raw::NetworkUsageNodes::Node(node) => Ok(vec![port(None, node, read)?]),
         raw::NetworkUsageNodes::PortList(list) => wire::each(list.0, |mut node| {
-            let name = ["port", "name"].iter().find_map(|key| node.extra.shift_remove(*key));
+            let name = ["port", "name"]
+                .iter()
+                .find_map(|key| node.extra.shift_remove(*key))
+                .map(|value| match value {
+                    raw::NetworkUsageNodeExtraValue::String(text) => text,
+                    other => scalar(other).to_string(),
+                });
             port(name, node, read)
         }),
         raw::NetworkUsageNodes::PortMap(map) => map
@@ -411,10 +417,30 @@ fn port<Q>(
         incoming: figure(raw.in_, read, "in")?,
         outgoing: figure(raw.out, read, "out")?,
         total: figure(raw.total, read, "total")?,
-        // The spec keeps a port's other fields to strings (so a single port cannot be
+        // The spec keeps a port's other fields to scalars (so a single port cannot be
         // mistaken for a map of ports).
-        extra: raw.extra.into_iter().map(|(k, v)| (k, serde_json::Value::String(v))).collect(),
+        extra: raw.extra.into_iter().map(|(k, v)| (k, scalar(v))).collect(),
     })
+}
+
+/// A port's scalar field back as JSON; whole numbers stay integers (the generated type
+/// reads every number as `f64`).
+fn scalar(value: raw::NetworkUsageNodeExtraValue) -> serde_json::Value {
+    match value {
+        raw::NetworkUsageNodeExtraValue::String(text) => serde_json::Value::String(text),
+        raw::NetworkUsageNodeExtraValue::Boolean(flag) => serde_json::Value::Bool(flag),
+        raw::NetworkUsageNodeExtraValue::Number(number) => {
+            #[allow(clippy::cast_possible_truncation)]
+            let whole = number as i64;
+            #[allow(clippy::cast_precision_loss)]
+            if number.fract() == 0.0 && (whole as f64) == number {
+                serde_json::Value::from(whole)
+            } else {
+                serde_json::Number::from_f64(number)
+                    .map_or(serde_json::Value::Null, serde_json::Value::Number)
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 mod metrics;
 mod model;
 mod normalize;
-mod pager;
+
 mod private_clouds;
 mod wait;
 
@@ -19,9 +19,9 @@ use hostapi_raw_cloud::types as raw;
 
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::{CloudServerId, Job};
+use crate::paging::{self as pager, Page};
 use crate::wire::At;
 use crate::{Client, Error, validate};
-use pager::Page;
 
 impl Client {
     /// The virtual servers of the cloud v2 interface (`/cloud/v2/virtualServers`).

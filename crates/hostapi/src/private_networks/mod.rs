@@ -6,9 +6,13 @@ mod normalize;
 
 pub use model::*;
 
+use futures::TryStreamExt;
+
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::{BareMetalId, PrivateNetworkId};
+use crate::paging::{self, Page};
 use crate::wait::{self, Poll, WaitOptions};
+use crate::wire::At;
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -32,17 +36,45 @@ pub struct PrivateNetworks<'a> {
     handle: Handle<'a>,
 }
 
+/// How many networks each further page asks for.
+const LIST_PAGE_SIZE: u32 = 100;
+
 impl PrivateNetworks<'_> {
     retry_unsafe_option!();
 
-    /// Lists the private networks, with the list's counts. The list view gives no
-    /// members; read one network with [`PrivateNetworks::get`] for them.
-    pub async fn list(&self) -> Result<PrivateNetworkList, Error> {
-        let call = self.handle.infra().list_private_networks().send();
-        self.handle
-            .json("listPrivateNetworks", call)
-            .await?
-            .normalize(normalize::list)
+    /// Lists every private network. The list view gives no members; read one network
+    /// with [`PrivateNetworks::get`] for them.
+    ///
+    /// The answer carries `_metadata {totalCount, limit, offset}` although the docs
+    /// give the call no paging parameters: the first request sends none, and when
+    /// `totalCount` says there are more networks than it carried, the rest is fetched
+    /// with `limit`/`offset` (the cloud interface's parameters, which the metadata
+    /// mirrors), by the rules of [`ListCloudServers`](crate::ListCloudServers).
+    pub async fn list(&self) -> Result<Vec<PrivateNetwork>, Error> {
+        const OPERATION: &str = "listPrivateNetworks";
+        let handle = self.handle;
+        let fetch = move |offset: u64, limit: u32| async move {
+            let mut call = handle.infra().list_private_networks();
+            if offset > 0 {
+                call = call
+                    .limit(i64::from(limit))
+                    .offset(i64::try_from(offset).unwrap_or(i64::MAX));
+            }
+            let mut answer = handle.json(OPERATION, call.send()).await?;
+            let total_count = answer.value.metadata.as_ref().and_then(|m| m.total_count);
+            let items = std::mem::take(&mut answer.value.private_networks)
+                .into_iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    normalize::list_item(item)
+                        .at_index(index)
+                        .at("privateNetworks")
+                        .map_err(|e| answer.error(&e))
+                })
+                .collect();
+            Ok(Page { items, total_count })
+        };
+        paging::paginate(LIST_PAGE_SIZE, fetch).try_collect().await
     }
 
     /// Creates a private network (the API takes no parameters: no name can be given)

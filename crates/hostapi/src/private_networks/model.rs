@@ -46,25 +46,6 @@ impl PrivateNetwork {
     }
 }
 
-/// The private networks of the account, with the list's metadata.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct PrivateNetworkList {
-    /// The networks.
-    pub networks: Vec<PrivateNetwork>,
-    /// How many networks there are in all (`_metadata.totalCount`), when given. The
-    /// API documents no paging parameters, so when this exceeds `networks.len()` the
-    /// rest cannot be asked for.
-    pub total_count: Option<u64>,
-    /// The page size the service applied (`_metadata.limit`), when given.
-    pub limit: Option<u64>,
-    /// The offset of the first network (`_metadata.offset`), when given.
-    pub offset: Option<u64>,
-    /// Fields the model does not name (also the leftovers of `_metadata`, as
-    /// `_metadata.<key>`).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
-    pub extra: Extra,
-}
-
 open_enum! {
     /// Where a server is in joining or leaving a private network.
     NetworkMemberStatus {

@@ -4,55 +4,12 @@ use hostapi_raw_infra::types as raw;
 use rust_decimal::Decimal;
 
 use super::model::{
-    CreatedPrivateNetwork, NetworkMemberStatus, PrivateNetwork, PrivateNetworkList,
-    PrivateNetworkMember,
+    CreatedPrivateNetwork, NetworkMemberStatus, PrivateNetwork, PrivateNetworkMember,
 };
 use crate::model::{BareMetalId, BitRate, PrivateNetworkId, RateUnit};
 use crate::wire::{self, At, FieldError};
 
-/// `{_metadata:{…}, privateNetworks:[…]}` → the networks and the counts.
-pub(crate) fn list(raw: raw::PrivateNetworkList) -> Result<PrivateNetworkList, FieldError> {
-    let mut extra = wire::extra(raw.extra);
-    let (total_count, limit, offset) = match raw.metadata {
-        Some(metadata) => {
-            extra.extend(
-                wire::extra(metadata.extra)
-                    .into_iter()
-                    .map(|(k, v)| (format!("_metadata.{k}"), v)),
-            );
-            (
-                metadata
-                    .total_count
-                    .map(wire::count)
-                    .transpose()
-                    .at("totalCount")
-                    .at("_metadata")?,
-                metadata
-                    .limit
-                    .map(wire::count)
-                    .transpose()
-                    .at("limit")
-                    .at("_metadata")?,
-                metadata
-                    .offset
-                    .map(wire::count)
-                    .transpose()
-                    .at("offset")
-                    .at("_metadata")?,
-            )
-        }
-        None => (None, None, None),
-    };
-    Ok(PrivateNetworkList {
-        networks: wire::each(raw.private_networks, list_item).at("privateNetworks")?,
-        total_count,
-        limit,
-        offset,
-        extra,
-    })
-}
-
-fn list_item(raw: raw::PrivateNetworkListItem) -> Result<PrivateNetwork, FieldError> {
+pub(crate) fn list_item(raw: raw::PrivateNetworkListItem) -> Result<PrivateNetwork, FieldError> {
     Ok(PrivateNetwork {
         id: PrivateNetworkId::from_wire(raw.id.to_string()),
         name: wire::non_empty(raw.name),

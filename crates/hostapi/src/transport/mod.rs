@@ -6,5 +6,5 @@ pub(crate) mod hooks;
 pub(crate) mod record;
 pub(crate) mod retry;
 
-pub(crate) use call::{Answer, RawBody, empty, json, raw};
+pub(crate) use call::{Answer, empty, json, raw};
 pub(crate) use record::CallOptions;

@@ -91,7 +91,7 @@ where
                                 received = page.items.len(),
                                 total_count = page.total_count,
                                 next,
-                                "hostapi: cloud page"
+                                "hostapi: page"
                             );
                             State::Drain {
                                 fetch,
