@@ -35,6 +35,8 @@ mod config;
 mod domains;
 mod error;
 mod handle;
+#[doc(hidden)]
+pub mod internal;
 mod ips;
 mod model;
 mod paging;

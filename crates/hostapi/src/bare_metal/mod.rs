@@ -6,7 +6,7 @@ mod install;
 mod ips;
 mod leases;
 mod model;
-mod normalize;
+pub(crate) mod normalize;
 mod usage;
 
 pub use install::{InstallPartition, InstallPartitionSize, InstallRequest, PartitionLayout};

@@ -2,7 +2,7 @@
 //! schemas, services.
 
 mod model;
-mod normalize;
+pub(crate) mod normalize;
 
 pub use model::*;
 

@@ -3,7 +3,7 @@
 
 mod metrics;
 mod model;
-mod normalize;
+pub(crate) mod normalize;
 
 mod private_clouds;
 mod wait;

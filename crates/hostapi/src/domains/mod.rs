@@ -2,7 +2,7 @@
 //! update and delete records.
 
 mod model;
-mod normalize;
+pub(crate) mod normalize;
 
 pub use model::*;
 

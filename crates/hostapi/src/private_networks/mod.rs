@@ -2,7 +2,7 @@
 //! remove members, and wait for a member to be configured or removed.
 
 mod model;
-mod normalize;
+pub(crate) mod normalize;
 
 pub use model::*;
 

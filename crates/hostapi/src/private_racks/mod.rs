@@ -1,7 +1,7 @@
 //! Private racks: list, read, their IP addresses, and their network usage.
 
 mod model;
-mod normalize;
+pub(crate) mod normalize;
 
 pub use model::*;
 

@@ -1,7 +1,7 @@
 //! v1 virtual servers: list, read, power on/off, reboot, reinstall.
 
 mod model;
-mod normalize;
+pub(crate) mod normalize;
 
 pub use model::*;
 
