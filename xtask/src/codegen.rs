@@ -1,5 +1,6 @@
-//! `cargo xtask codegen`: writes the reviewable copies of what derives from the specs;
-//! with `--check`, writes nothing and fails naming every stale file.
+//! `cargo xtask codegen`: writes the reviewable copies of what derives from the specs,
+//! and the JSON Schema of the domain model; with `--check`, writes nothing and fails
+//! naming every stale file.
 
 use std::path::Path;
 
@@ -26,6 +27,10 @@ pub(crate) fn run(root: &Path, check: bool) -> Result<(), String> {
     if !failures.is_empty() {
         return Err(failures.join("\n"));
     }
+    derived.push(Derived {
+        path: crate::schema::PATH.to_owned(),
+        contents: crate::schema::generate(),
+    });
 
     let stale: Vec<&Derived> = derived
         .iter()

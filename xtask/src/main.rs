@@ -1,6 +1,7 @@
 //! Maintainer tasks for the hostapi workspace, run as `cargo xtask <task>`.
 
 mod codegen;
+mod schema;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
