@@ -22,12 +22,39 @@
 use futures::Stream;
 
 use crate::Error;
+use crate::transport::Answer;
+use crate::wire::{At, FieldError};
 
 /// What the pager needs of one page: its items (each already normalised, or the error
 /// of that item), and its `totalCount` when the page has one.
 pub(crate) struct Page<T> {
     pub(crate) items: Vec<Result<T, Error>>,
     pub(crate) total_count: Option<i64>,
+}
+
+impl<T> Page<T> {
+    /// A page read from `answer`: `items` (taken out of it) normalised one by one, a
+    /// failure placed at `key[index]` with the answer's body, so one unreadable item
+    /// does not cost the others; `total_count` is the answer's `_metadata.totalCount`.
+    pub(crate) fn from_answer<A, R>(
+        answer: &Answer<A>,
+        key: &'static str,
+        items: Vec<R>,
+        total_count: Option<i64>,
+        mut normalize: impl FnMut(R) -> Result<T, FieldError>,
+    ) -> Self {
+        let items = items
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| {
+                normalize(item)
+                    .at_index(index)
+                    .at(key)
+                    .map_err(|e| answer.error(&e))
+            })
+            .collect();
+        Self { items, total_count }
+    }
 }
 
 enum State<T, F> {

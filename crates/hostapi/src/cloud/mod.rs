@@ -20,7 +20,6 @@ use hostapi_raw_cloud::types as raw;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::{CloudServerId, Job};
 use crate::paging::{self as pager, Page};
-use crate::wire::At;
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -200,17 +199,13 @@ impl<'a> CloudServers<'a> {
                 let mut answer = handle.json("listVirtualServerCredentials", call).await?;
                 let total_count = answer.value.metadata.as_ref().and_then(|m| m.total_count);
                 let raw = std::mem::take(&mut answer.value.credentials);
-                let items = raw
-                    .into_iter()
-                    .enumerate()
-                    .map(|(index, item)| {
-                        normalize::credential_summary(item, &asked)
-                            .at_index(index)
-                            .at("credentials")
-                            .map_err(|e| answer.error(&e))
-                    })
-                    .collect();
-                Ok(Page { items, total_count })
+                Ok(Page::from_answer(
+                    &answer,
+                    "credentials",
+                    raw,
+                    total_count,
+                    |item| normalize::credential_summary(item, &asked),
+                ))
             }
         };
         pager::paginate(ListCloudServers::DEFAULT_PAGE_SIZE, fetch)
@@ -358,17 +353,13 @@ impl<'a> ListCloudServers<'a> {
             let mut answer = handle.json("listVirtualServers", call).await?;
             let total_count = answer.value.metadata.as_ref().and_then(|m| m.total_count);
             let raw = std::mem::take(&mut answer.value.virtual_servers);
-            let items = raw
-                .into_iter()
-                .enumerate()
-                .map(|(index, server)| {
-                    normalize::server(server)
-                        .at_index(index)
-                        .at("virtualServers")
-                        .map_err(|e| answer.error(&e))
-                })
-                .collect();
-            Ok(Page { items, total_count })
+            Ok(Page::from_answer(
+                &answer,
+                "virtualServers",
+                raw,
+                total_count,
+                normalize::server,
+            ))
         };
         pager::paginate(self.page_size, fetch).right_stream()
     }

@@ -5,7 +5,6 @@ use futures::TryStreamExt;
 use super::{ListCloudServers, PrivateCloud, normalize};
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::paging::{self as pager, Page};
-use crate::wire::At;
 use crate::{Client, Error};
 
 const OPERATION: &str = "listPrivateClouds";
@@ -47,17 +46,14 @@ impl PrivateClouds<'_> {
             }
             let mut answer = handle.json(OPERATION, call.send()).await?;
             let total_count = answer.value.metadata.as_ref().and_then(|m| m.total_count);
-            let items = std::mem::take(&mut answer.value.private_clouds)
-                .into_iter()
-                .enumerate()
-                .map(|(index, cloud)| {
-                    normalize::private_cloud(cloud)
-                        .at_index(index)
-                        .at("privateClouds")
-                        .map_err(|e| answer.error(&e))
-                })
-                .collect();
-            Ok(Page { items, total_count })
+            let raw = std::mem::take(&mut answer.value.private_clouds);
+            Ok(Page::from_answer(
+                &answer,
+                "privateClouds",
+                raw,
+                total_count,
+                normalize::private_cloud,
+            ))
         };
         pager::paginate(ListCloudServers::DEFAULT_PAGE_SIZE, fetch)
             .try_collect()

@@ -12,7 +12,6 @@ use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::{BareMetalId, PrivateNetworkId};
 use crate::paging::{self, Page};
 use crate::wait::{self, Poll, WaitOptions};
-use crate::wire::At;
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -62,17 +61,14 @@ impl PrivateNetworks<'_> {
             }
             let mut answer = handle.json(OPERATION, call.send()).await?;
             let total_count = answer.value.metadata.as_ref().and_then(|m| m.total_count);
-            let items = std::mem::take(&mut answer.value.private_networks)
-                .into_iter()
-                .enumerate()
-                .map(|(index, item)| {
-                    normalize::list_item(item)
-                        .at_index(index)
-                        .at("privateNetworks")
-                        .map_err(|e| answer.error(&e))
-                })
-                .collect();
-            Ok(Page { items, total_count })
+            let raw = std::mem::take(&mut answer.value.private_networks);
+            Ok(Page::from_answer(
+                &answer,
+                "privateNetworks",
+                raw,
+                total_count,
+                normalize::list_item,
+            ))
         };
         paging::paginate(LIST_PAGE_SIZE, fetch).try_collect().await
     }
