@@ -1,0 +1,130 @@
+//! What every scenario shares: a simulator with a client pointed at it, wait options
+//! sized for the fast clock, and checks of typed errors.
+
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use hostapi::{Client, Error, RetryPolicy, ServiceError, WaitOptions};
+use hostapi_sim::{Sim, SimConfig};
+
+/// The dataset seed: every run sees the same records.
+pub(crate) const SEED: u64 = 20_240_601;
+
+/// Simulated seconds per real second. An installation (300 simulated seconds) lasts
+/// 150 ms, a rescue boot 60 ms, a private network member transition 30 ms, a cloud
+/// power phase 2.5 ms, a purge 5 ms.
+pub(crate) const TIME_SCALE: f64 = 2000.0;
+
+/// Bound of one HTTP request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Bound of one scenario.
+pub(crate) const SCENARIO_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A running simulator and a client of all three of its interfaces.
+pub(crate) struct Env {
+    pub(crate) sim: Sim,
+    pub(crate) client: Client,
+}
+
+impl Env {
+    /// Starts a simulator (fixed seed, fast clock, no faults) and builds a client with
+    /// its base URLs and credentials.
+    pub(crate) async fn start() -> Env {
+        let sim = Sim::start(
+            SimConfig::default()
+                .with_seed(SEED)
+                .with_time_scale(TIME_SCALE),
+        )
+        .await
+        .expect("the simulator starts");
+        let client = client_with(&sim, sim.api_key(), sim.cdn_secret());
+        Env { sim, client }
+    }
+
+    /// A client of this simulator with other credentials.
+    pub(crate) fn client_with(&self, api_key: &str, cdn_secret: &str) -> Client {
+        client_with(&self.sim, api_key, cdn_secret)
+    }
+
+    /// How many requests of `operation` (`"GET /v1/domains"`) the simulator has run.
+    pub(crate) fn operation_count(&self, operation: &str) -> u64 {
+        self.sim
+            .stats()
+            .operations
+            .get(operation)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// A client of `sim` with the given credentials; retries off, so every call is one
+/// request and an error surfaces as the simulator answered it.
+fn client_with(sim: &Sim, api_key: &str, cdn_secret: &str) -> Client {
+    Client::builder()
+        .base_url(sim.base_url())
+        .api_key(api_key)
+        .cdn_base_url(sim.cdn_base_url())
+        .cdn_secret(cdn_secret)
+        .cdn_customer(sim.cdn_customer())
+        .retry_policy(RetryPolicy::never())
+        .timeout(REQUEST_TIMEOUT)
+        .build()
+        .expect("the client builds")
+}
+
+/// Polls every 5 ms, for at most 20 s: the longest transition (an installation) takes
+/// 150 ms at [`TIME_SCALE`].
+pub(crate) fn waits() -> WaitOptions {
+    WaitOptions::new()
+        .interval(Duration::from_millis(5))
+        .timeout(Duration::from_secs(20))
+}
+
+/// A calendar day.
+pub(crate) fn day(year: i32, month: u32, day: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(year, month, day).expect("a valid date")
+}
+
+/// The service error of a call that must fail with `status` in `operation`; panics
+/// with the outcome otherwise. The body must be the service's JSON error object with
+/// an error code equal to the status, a message and a correlation id.
+#[track_caller]
+pub(crate) fn service_error<T: std::fmt::Debug>(
+    result: Result<T, Error>,
+    operation: &str,
+    status: u16,
+) -> ServiceError {
+    let error = match result {
+        Ok(value) => panic!("{operation}: expected {status}, got {value:?}"),
+        Err(error) => error,
+    };
+    match &error {
+        Error::Status {
+            operation: op,
+            status: got,
+            body,
+        } if *op == operation && *got == status => {
+            let service = body
+                .service_error()
+                .unwrap_or_else(|| panic!("{operation}: not a service error body: {body:?}"))
+                .clone();
+            let status_text = status.to_string();
+            assert_eq!(
+                service.code.as_deref(),
+                Some(status_text.as_str()),
+                "{operation}: error code"
+            );
+            assert!(
+                service.message.as_deref().is_some_and(|m| !m.is_empty()),
+                "{operation}: error message in {service:?}"
+            );
+            assert!(
+                service.correlation_id.is_some(),
+                "{operation}: correlation id in {service:?}"
+            );
+            service
+        }
+        other => panic!("{operation}: expected status {status}, got {other:?}"),
+    }
+}
