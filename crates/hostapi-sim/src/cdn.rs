@@ -392,6 +392,7 @@ fn put_sub(cx: &Cx<'_>, req: &Req, c: &str, sub: &str) -> Result<Response, ApiEr
     }
     let form = req.form()?;
     let active = int_field(&form, "active", 0, 1)?;
+    let reseller = int_field(&form, "reseller", 0, 1)?;
     let quota = int_field(&form, "ftp_quota", 0, 1 << 40)?;
     let company = form.get("companyName").map(str::to_string);
     let notes = form.get("notes").map(str::to_string);
@@ -404,6 +405,9 @@ fn put_sub(cx: &Cx<'_>, req: &Req, c: &str, sub: &str) -> Result<Response, ApiEr
         .or_insert_with(|| sub_customer(seed, sub, 100 + n, 1, 1024));
     if let Some(a) = active {
         entry["active"] = json!(a);
+    }
+    if let Some(r) = reseller {
+        entry["reseller"] = json!(r);
     }
     if let Some(q) = quota {
         entry["ftp_quota"] = json!(q);

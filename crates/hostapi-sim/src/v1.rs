@@ -2099,7 +2099,7 @@ fn put_any_ip(cx: &Cx<'_>, req: &Req, ip: &str) -> Result<Response, ApiError> {
     let ds = cx.ds();
     enum Owner {
         Bm(Box<Bm>, usize),
-        Rack(Box<Rack>),
+        Rack(Box<Rack>, usize),
         Vs(usize, usize),
     }
     let owner = if let Some(n) = util::ip_index(ip, 85, 17) {
@@ -2113,7 +2113,7 @@ fn put_any_ip(cx: &Cx<'_>, req: &Req, ip: &str) -> Result<Response, ApiError> {
         (i < ds.racks)
             .then(|| rack_facts(seed, i))
             .filter(|k| j < k.ip_count)
-            .map(|k| Owner::Rack(Box::new(k)))
+            .map(|k| Owner::Rack(Box::new(k), j))
     } else if let Some(n) = util::ip_index(ip, 37, 48) {
         let (i, j) = ((n / 2) as usize, (n % 2) as usize);
         (i < ds.v1_vs && j < vs_ip_count(i)).then_some(Owner::Vs(i, j))
@@ -2126,10 +2126,15 @@ fn put_any_ip(cx: &Cx<'_>, req: &Req, ip: &str) -> Result<Response, ApiError> {
     let o = ip_over(&st, ip);
     let (server_id, server_type, server_name) = match &owner {
         Owner::Bm(b, _) => (b.id, "Bare Metal", b.name.clone()),
-        Owner::Rack(k) => (k.id, "Private Rack", k.name.clone()),
+        Owner::Rack(k, _) => (k.id, "Private Rack", k.name.clone()),
         Owner::Vs(i, _) => (VS_BASE + 1 + *i as u64, "Virtual Server", vs_name(*i)),
     };
-    let free = matches!(owner, Owner::Bm(_, 0) | Owner::Vs(_, 0));
+    // The same rule as each owner's own IP view: a bare metal's and a virtual
+    // server's first IP, and a rack's first two, are free.
+    let free = match owner {
+        Owner::Bm(_, j) | Owner::Vs(_, j) => j == 0,
+        Owner::Rack(_, j) => j < 2,
+    };
     Ok(ok(&json!({"ip": {
         "ip": ip,
         "reverseLookup": o.reverse.clone().unwrap_or_else(|| default_reverse(ip)),

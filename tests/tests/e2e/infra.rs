@@ -91,6 +91,20 @@ pub(crate) async fn domains_and_dns_records(env: &Env) {
     let after = domains.get(&locked.name).await.expect("get");
     assert_eq!(after.ttl, locked.ttl);
 
+    // A domain in an error state (code 1001) still takes the change, and comes back
+    // in that state: the code is the domain's, not the call's.
+    let pending = list
+        .iter()
+        .find(|d| !d.is_normal())
+        .expect("a domain with a code other than 1000");
+    let ttl = if pending.ttl == Some(900) { 1800 } else { 900 };
+    let answered = domains.set_ttl(&pending.name, ttl).await.expect("set ttl");
+    assert_eq!((answered.ttl, answered.is_normal()), (Some(ttl), false));
+    assert_eq!(
+        domains.get(&pending.name).await.expect("get").ttl,
+        Some(ttl)
+    );
+
     let records = domains.records(name);
     let before = records.list().await.expect("list records");
     assert_eq!(before.len(), 5);

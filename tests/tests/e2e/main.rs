@@ -10,17 +10,17 @@
 //! scenario against one simulator and checks, from the simulator's request counters,
 //! that every operation of the three specs was called.
 //!
-//! The tests of `disagreements` pin down where the facade and the simulator read the
-//! docs differently; they are ignored, each with its reason, and left out of the
+//! The tests of `settled` pin down where the facade and the simulator once read the
+//! docs differently, so the disagreement cannot come back; they are left out of the
 //! coverage run.
 
 mod bare_metal;
 mod cdn;
 mod cloud;
 mod coverage;
-mod disagreements;
 mod errors;
 mod infra;
+mod settled;
 mod support;
 
 use futures::future::BoxFuture;

@@ -55,8 +55,9 @@ impl<'a> Domains<'a> {
     ///
     /// The API documents no range; the facade accepts [`TTL_RANGE`] (60 to 86 400
     /// seconds, one minute to one day) and refuses other values, and a name that is
-    /// not a domain name, before sending. When the answer's `code` is not 1000 the
-    /// change is reported as [`Error::Api`] with the code and the readable status.
+    /// not a domain name, before sending. The answer's `code` is the domain's state,
+    /// not the outcome of the call (the service answers 200 and the TTL is changed): a
+    /// domain in an error state comes back as it is, with [`Domain::is_normal`] false.
     pub async fn set_ttl(&self, domain: &str, ttl: u32) -> Result<Domain, Error> {
         validate_domain(domain)?;
         if !TTL_RANGE.contains(&ttl) {
@@ -79,19 +80,10 @@ impl<'a> Domains<'a> {
             .domainname(domain)
             .body(form)
             .send();
-        let domain = self
-            .handle
+        self.handle
             .json("updateDomainTtl", call)
             .await?
-            .normalize(normalize::single)?;
-        match domain.code {
-            Some(code) if code != DOMAIN_CODE_NORMAL => Err(Error::Api {
-                operation: "updateDomainTtl",
-                code,
-                detail: domain.readable_status.or(domain.status),
-            }),
-            _ => Ok(domain),
-        }
+            .normalize(normalize::single)
     }
 
     /// The DNS records of one domain. Nothing is sent until a method of the returned
