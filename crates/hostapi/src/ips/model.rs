@@ -18,6 +18,10 @@ open_enum! {
         BareMetal = "Bare Metal" => "bare_metal",
         /// A cloud server.
         Cloud = "Cloud" => "cloud",
+        /// A v1 virtual server (not in the docs' examples; seen in answers).
+        VirtualServer = "Virtual Server" => "virtual_server",
+        /// A private rack (not in the docs' examples; seen in answers).
+        PrivateRack = "Private Rack" => "private_rack",
     }
 }
 
