@@ -103,10 +103,14 @@ pub enum Error {
 /// and the text whatever it is.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ErrorBody {
-    /// The body as received (lossily decoded as UTF-8).
+    /// The body as received (lossily decoded as UTF-8); its first
+    /// [`ErrorBody::MAX_LEN`] bytes when it was longer.
     pub text: String,
-    /// What the body turned out to be.
+    /// What the body turned out to be (judged from what was kept).
     pub kind: ErrorBodyKind,
+    /// Whether the body was longer than [`ErrorBody::MAX_LEN`] bytes and only its
+    /// beginning was read.
+    pub truncated: bool,
 }
 
 /// What an error body turned out to be.
@@ -148,6 +152,11 @@ pub struct ServiceError {
 }
 
 impl ErrorBody {
+    /// The most of an error body the client reads and keeps (64 KiB): enough for any
+    /// error object or proxy page, and a bound on what a misbehaving server can make
+    /// the client hold.
+    pub const MAX_LEN: usize = crate::transport::hooks::MAX_ERROR_BODY;
+
     /// Reads a body leniently: never fails, whatever the bytes are.
     pub fn parse(bytes: &[u8]) -> Self {
         let text = String::from_utf8_lossy(bytes).into_owned();
@@ -165,7 +174,17 @@ impl ErrorBody {
         } else {
             ErrorBodyKind::Text
         };
-        Self { text, kind }
+        Self {
+            text,
+            kind,
+            truncated: false,
+        }
+    }
+
+    /// The same body, marked as the beginning of a longer one when `truncated`.
+    pub(crate) fn cut_short(mut self, truncated: bool) -> Self {
+        self.truncated = truncated;
+        self
     }
 
     /// The service's error object, when the body was one.
@@ -231,6 +250,18 @@ fn html_title(text: &str) -> Option<String> {
 const MESSAGE_BODY_CHARS: usize = 200;
 
 fn describe_body(body: &ErrorBody) -> String {
+    let described = describe_kind(body);
+    if body.truncated {
+        format!(
+            "{described} (body longer than {} bytes, cut)",
+            ErrorBody::MAX_LEN
+        )
+    } else {
+        described
+    }
+}
+
+fn describe_kind(body: &ErrorBody) -> String {
     match &body.kind {
         ErrorBodyKind::Empty => String::new(),
         ErrorBodyKind::Service(error) => {

@@ -82,7 +82,7 @@ where
                 })
                 .map_err(|e| with_status_note(e, status))
         }
-        Err(error) => Err(translate::<T, E>(operation, error, record.status, body).await),
+        Err(error) => Err(translate::<T, E>(operation, error, &record, body).await),
     }
 }
 
@@ -102,13 +102,10 @@ pub(crate) async fn empty<T, E>(
         {
             Ok(())
         }
-        Err(error) => Err(translate::<(), E>(
-            operation,
-            error,
-            record.status,
-            record.body.unwrap_or_default(),
-        )
-        .await),
+        Err(error) => {
+            let body = record.body.clone().unwrap_or_default();
+            Err(translate::<(), E>(operation, error, &record, body).await)
+        }
     }
 }
 
@@ -166,19 +163,18 @@ pub(crate) async fn raw(
     let (result, record) = run(operation, options, call).await;
     match result {
         Ok(value) => Ok(value.into_inner()),
-        Err(error) => Err(translate::<(), ()>(
-            operation,
-            error,
-            record.status,
-            record.body.unwrap_or_default(),
-        )
-        .await),
+        Err(error) => {
+            let body = record.body.clone().unwrap_or_default();
+            Err(translate::<(), ()>(operation, error, &record, body).await)
+        }
     }
 }
 
 struct Finished {
     status: Option<u16>,
     body: Option<Bytes>,
+    /// The body was longer than what was kept of it.
+    truncated: bool,
 }
 
 async fn run<T, E>(
@@ -215,6 +211,7 @@ async fn run<T, E>(
     let finished = Finished {
         status: record.status,
         body: record.body.take(),
+        truncated: record.body_truncated,
     };
     (result, finished)
 }
@@ -292,15 +289,17 @@ fn with_status_note(error: Error, status: u16) -> Error {
     }
 }
 
-/// Translates progenitor's error. `status` and `body` are what the hooks saw of the
+/// Translates progenitor's error. `record` and `body` are what the hooks saw of the
 /// last answer, which progenitor may have lost (an error body that is not JSON loses
 /// its status there).
 async fn translate<T: DeserializeOwned, E>(
     operation: &'static str,
     error: RawError<E>,
-    status: Option<u16>,
+    record: &Finished,
     body: Bytes,
 ) -> Error {
+    let status = record.status;
+    let error_body = |bytes: &[u8]| ErrorBody::parse(bytes).cut_short(record.truncated);
     match error {
         RawError::Custom(message) | RawError::InvalidRequest(message) => {
             match message.split_once(PREPARE_ERROR_SEPARATOR) {
@@ -316,13 +315,13 @@ async fn translate<T: DeserializeOwned, E>(
         RawError::ErrorResponse(response) => Error::Status {
             operation,
             status: response.status().as_u16(),
-            body: ErrorBody::parse(&body),
+            body: error_body(&body),
         },
         RawError::InvalidResponsePayload(bytes, _) => match status {
             Some(status) if !(200..300).contains(&status) => Error::Status {
                 operation,
                 status,
-                body: ErrorBody::parse(&bytes),
+                body: error_body(&bytes),
             },
             // Decode again with path tracking: progenitor's error has only a line and
             // column. This runs only on the failure path.
@@ -342,7 +341,7 @@ async fn translate<T: DeserializeOwned, E>(
                 Ok(bytes) => Error::Status {
                     operation,
                     status,
-                    body: ErrorBody::parse(&bytes),
+                    body: error_body(&bytes),
                 },
                 Err(e) => transport_error(operation, e),
             }
