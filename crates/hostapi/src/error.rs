@@ -103,8 +103,8 @@ pub enum Error {
 /// and the text whatever it is.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ErrorBody {
-    /// The body as received (lossily decoded as UTF-8); its first
-    /// [`ErrorBody::MAX_LEN`] bytes when it was longer.
+    /// The body as received (lossily decoded as UTF-8, secret fields redacted); its
+    /// first [`ErrorBody::MAX_LEN`] bytes when it was longer.
     pub text: String,
     /// What the body turned out to be (judged from what was kept).
     pub kind: ErrorBodyKind,
@@ -157,9 +157,11 @@ impl ErrorBody {
     /// the client hold.
     pub const MAX_LEN: usize = crate::transport::hooks::MAX_ERROR_BODY;
 
-    /// Reads a body leniently: never fails, whatever the bytes are.
+    /// Reads a body leniently: never fails, whatever the bytes are. The values of
+    /// secret fields (passwords, API secrets) are replaced by [`REDACTED`](crate::REDACTED)
+    /// in the text kept, should a server ever echo one in an error.
     pub fn parse(bytes: &[u8]) -> Self {
-        let text = String::from_utf8_lossy(bytes).into_owned();
+        let text = body_text(bytes);
         let trimmed = text.trim_start();
         let kind = if trimmed.is_empty() {
             ErrorBodyKind::Empty
@@ -243,6 +245,79 @@ fn html_title(text: &str) -> Option<String> {
     let close = open_end + lower[open_end..].find("</title")?;
     let title = text.get(open_end..close)?.trim();
     (!title.is_empty()).then(|| title.to_owned())
+}
+
+/// The keys whose values are secrets in some answer, lower-case (keys are compared
+/// without regard to case): the bare metal passwords and combination lock, the cloud
+/// credential password, the CDN API secrets and origin basic auth password.
+const SECRET_KEYS: [&str; 6] = [
+    "rootpassword",
+    "rescuemodepassword",
+    "combinationlock",
+    "password",
+    "api_secret",
+    "basic_auth_password",
+];
+
+/// A body as text for an error: lossily decoded as UTF-8, with the string values of
+/// secret keys replaced by [`REDACTED`](crate::REDACTED).
+pub(crate) fn body_text(bytes: &[u8]) -> String {
+    redact_secrets(&String::from_utf8_lossy(bytes))
+}
+
+/// Replaces the string value of every `"<secret key>": "…"` pair in JSON text (or
+/// what is left of JSON cut short) with [`REDACTED`](crate::REDACTED). Works on the
+/// text, not a parsed value, so a body that is not valid JSON is redacted too.
+pub(crate) fn redact_secrets(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let skip_space = |mut at: usize| {
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        at
+    };
+    // The index of the quote closing the string opened at `open`, or the end.
+    let string_end = |open: usize| {
+        let mut at = open + 1;
+        while at < bytes.len() {
+            match bytes[at] {
+                b'\\' => at += 2,
+                b'"' => return at,
+                _ => at += 1,
+            }
+        }
+        bytes.len()
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] != b'"' {
+            at += 1;
+            continue;
+        }
+        let end = string_end(at);
+        let key = &text[at + 1..end];
+        at = end + 1;
+        if !SECRET_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k)) {
+            continue;
+        }
+        let colon = skip_space(at);
+        if bytes.get(colon) != Some(&b':') {
+            continue;
+        }
+        let open = skip_space(colon + 1);
+        if bytes.get(open) != Some(&b'"') {
+            continue;
+        }
+        let close = string_end(open);
+        out.push_str(&text[copied..=open]);
+        out.push_str(crate::REDACTED);
+        copied = close.min(text.len());
+        at = close + 1;
+    }
+    out.push_str(&text[copied..]);
+    out
 }
 
 /// At most this many characters of a body go into an error message (the whole body
@@ -387,6 +462,40 @@ mod tests {
         assert_eq!(ErrorBody::parse(b"oops").kind, ErrorBodyKind::Text);
         assert_eq!(ErrorBody::parse(b"[1,2]").kind, ErrorBodyKind::OtherJson);
         assert_eq!(ErrorBody::parse(&[0xff, 0xfe]).kind, ErrorBodyKind::Text);
+    }
+
+    #[test]
+    fn secret_values_are_redacted_from_bodies_kept_in_errors() {
+        assert_eq!(
+            redact_secrets(
+                r#"{"rootPassword": "hunter2", "rescueModePassword":"x\"y", "user": "root"}"#
+            ),
+            r#"{"rootPassword": "[REDACTED]", "rescueModePassword":"[REDACTED]", "user": "root"}"#
+        );
+        assert_eq!(
+            redact_secrets(r#"[{"PASSWORD" : "p", "api_secret": null, "basic_auth_password": "b"#),
+            r#"[{"PASSWORD" : "[REDACTED]", "api_secret": null, "basic_auth_password": "[REDACTED]"#
+        );
+        // A key name as a value is not a key.
+        assert_eq!(
+            redact_secrets(r#"{"field": "password", "x": "password"}"#),
+            r#"{"field": "password", "x": "password"}"#
+        );
+        for cut in [
+            "",
+            "\"",
+            "{\"password",
+            "{\"password\":",
+            "{\"password\": \"ab\\",
+        ] {
+            let _ = redact_secrets(cut);
+        }
+        let body = ErrorBody::parse(br#"{"errorMessage": "bad", "password": "s3cret"}"#);
+        assert!(!body.text.contains("s3cret"), "{}", body.text);
+        assert_eq!(
+            body.service_error().and_then(|e| e.message.as_deref()),
+            Some("bad")
+        );
     }
 
     #[test]

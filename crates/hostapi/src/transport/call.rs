@@ -11,7 +11,7 @@ use tracing::field::Empty;
 
 use super::hooks::PREPARE_ERROR_SEPARATOR;
 use super::record::{CallOptions, Recorder};
-use crate::error::{Error, ErrorBody};
+use crate::error::{Error, ErrorBody, body_text};
 use crate::wire::FieldError;
 
 /// The answer of a successful call: the decoded raw value and the body it came from
@@ -48,7 +48,7 @@ pub(crate) fn decode_error(operation: &'static str, error: &FieldError, body: &[
         operation,
         path: error.path(),
         message: error.message().to_owned(),
-        body: String::from_utf8_lossy(body).into_owned(),
+        body: body_text(body),
     }
 }
 
@@ -236,7 +236,7 @@ pub(crate) fn decode_json<T: DeserializeOwned>(
         operation,
         path,
         message,
-        body: String::from_utf8_lossy(bytes).into_owned(),
+        body: body_text(bytes),
     })
 }
 
@@ -331,7 +331,7 @@ async fn translate<T: DeserializeOwned, E>(
                     operation,
                     path: String::new(),
                     message: "the answer could not be decoded".to_owned(),
-                    body: String::from_utf8_lossy(&bytes).into_owned(),
+                    body: body_text(&bytes),
                 },
             },
         },
