@@ -480,17 +480,14 @@ fn ids_with_a_slash_or_dots_cannot_be_built() {
     }
 }
 
+/// A change to a builder.
+type Setting = fn(hostapi::ClientBuilder) -> hostapi::ClientBuilder;
+
 /// What the builder refuses: nothing is built, so nothing can be sent.
 #[tokio::test]
 async fn bad_settings_are_refused_by_name() {
-    let build = |f: fn(hostapi::ClientBuilder) -> hostapi::ClientBuilder| {
-        f(Client::builder()).build().map(drop)
-    };
-    let table: [(
-        &str,
-        &str,
-        fn(hostapi::ClientBuilder) -> hostapi::ClientBuilder,
-    ); 9] = [
+    let build = |f: Setting| f(Client::builder()).build().map(drop);
+    let table: [(&str, &str, Setting); 9] = [
         ("non-https base URL", "base_url", |b| {
             b.api_key(API_KEY).base_url("http://api.example.com")
         }),
