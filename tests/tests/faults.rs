@@ -389,7 +389,7 @@ impl Run<'_> {
                 }
             }
             // The paged list is the slowest read: one time in four.
-            _ if n % 4 != 0 => {
+            _ if !n.is_multiple_of(4) => {
                 let id = VirtualServerId::from(vs);
                 if let Some(found) = self.read(client.virtual_servers().get(&id).await) {
                     assert_eq!(found.id, id);
