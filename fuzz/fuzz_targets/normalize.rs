@@ -16,20 +16,22 @@ fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
-    let named = data
-        .iter()
-        .position(|&b| b == b'\n')
-        .and_then(|end| {
-            let name = std::str::from_utf8(&data[..end]).ok()?;
-            let operation = OPERATIONS.iter().find(|op| **op == name)?;
-            Some((*operation, &data[end + 1..]))
-        });
+    let named = data.iter().position(|&b| b == b'\n').and_then(|end| {
+        let name = std::str::from_utf8(&data[..end]).ok()?;
+        let operation = OPERATIONS.iter().find(|op| **op == name)?;
+        Some((*operation, &data[end + 1..]))
+    });
     let (operation, body) =
         named.unwrap_or((OPERATIONS[usize::from(first) % OPERATIONS.len()], rest));
     match decode(operation, body) {
         Ok(_) => {}
-        Err(Error::Decode { operation: named, .. }) => {
-            assert!(operation.ends_with(named), "{operation} reported as {named}");
+        Err(Error::Decode {
+            operation: named, ..
+        }) => {
+            assert!(
+                operation.ends_with(named),
+                "{operation} reported as {named}"
+            );
         }
         Err(other) => panic!("{operation}: not a decode error: {other:?}"),
     }
