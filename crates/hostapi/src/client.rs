@@ -182,7 +182,8 @@ impl ClientBuilder {
     /// Checks the configuration and builds the client. Nothing is sent.
     ///
     /// Fails with [`Error::InvalidInput`] naming the setting when a base URL is not
-    /// https (nor loopback), a credential cannot be sent as given, or nothing at all is
+    /// https (nor loopback), a credential cannot be sent as given, the retry policy
+    /// allows no attempt (zero attempts or a zero deadline), or nothing at all is
     /// configured. An interface left unconfigured fails at its first call, before
     /// sending anything, naming what is missing.
     pub fn build(self) -> Result<Client, Error> {
@@ -214,18 +215,21 @@ impl ClientBuilder {
             ));
         }
 
+        let retry = self.retry.unwrap_or_default();
+        retry.check()?;
+        let attempt_timeout = self.timeout.unwrap_or(Duration::from_secs(30));
+
         // One rustls provider for the process; keep one the application installed.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
             .user_agent(USER_AGENT)
             .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
-            .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
+            .timeout(attempt_timeout)
             .pool_idle_timeout(Duration::from_secs(60))
             .build()
             .map_err(|e| {
                 Error::invalid("client", format!("the HTTP client could not be built: {e}"))
             })?;
-        let retry = self.retry.unwrap_or_default();
 
         let api_auth = match (&self.api_key, &base_url) {
             (Some(key), Some(_)) => {
@@ -262,10 +266,12 @@ impl ClientBuilder {
         let api_hooks = Hooks::new(FacadeHooks {
             auth: api_auth,
             retry: retry.clone(),
+            attempt_timeout,
         });
         let cdn_hooks = Hooks::new(FacadeHooks {
             auth: cdn_auth,
             retry,
+            attempt_timeout,
         });
 
         // Unconfigured interfaces get a base URL that cannot be reached; their calls

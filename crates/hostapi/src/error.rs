@@ -103,10 +103,14 @@ pub enum Error {
 /// and the text whatever it is.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ErrorBody {
-    /// The body as received (lossily decoded as UTF-8).
+    /// The body as received (lossily decoded as UTF-8, secret fields redacted); its
+    /// first [`ErrorBody::MAX_LEN`] bytes when it was longer.
     pub text: String,
-    /// What the body turned out to be.
+    /// What the body turned out to be (judged from what was kept).
     pub kind: ErrorBodyKind,
+    /// Whether the body was longer than [`ErrorBody::MAX_LEN`] bytes and only its
+    /// beginning was read.
+    pub truncated: bool,
 }
 
 /// What an error body turned out to be.
@@ -148,9 +152,16 @@ pub struct ServiceError {
 }
 
 impl ErrorBody {
-    /// Reads a body leniently: never fails, whatever the bytes are.
+    /// The most of an error body the client reads and keeps (64 KiB): enough for any
+    /// error object or proxy page, and a bound on what a misbehaving server can make
+    /// the client hold.
+    pub const MAX_LEN: usize = crate::transport::hooks::MAX_ERROR_BODY;
+
+    /// Reads a body leniently: never fails, whatever the bytes are. The values of
+    /// secret fields (passwords, API secrets) are replaced by [`REDACTED`](crate::REDACTED)
+    /// in the text kept, should a server ever echo one in an error.
     pub fn parse(bytes: &[u8]) -> Self {
-        let text = String::from_utf8_lossy(bytes).into_owned();
+        let text = body_text(bytes);
         let trimmed = text.trim_start();
         let kind = if trimmed.is_empty() {
             ErrorBodyKind::Empty
@@ -165,7 +176,17 @@ impl ErrorBody {
         } else {
             ErrorBodyKind::Text
         };
-        Self { text, kind }
+        Self {
+            text,
+            kind,
+            truncated: false,
+        }
+    }
+
+    /// The same body, marked as the beginning of a longer one when `truncated`.
+    pub(crate) fn cut_short(mut self, truncated: bool) -> Self {
+        self.truncated = truncated;
+        self
     }
 
     /// The service's error object, when the body was one.
@@ -226,11 +247,96 @@ fn html_title(text: &str) -> Option<String> {
     (!title.is_empty()).then(|| title.to_owned())
 }
 
+/// The keys whose values are secrets in some answer, lower-case (keys are compared
+/// without regard to case): the bare metal passwords and combination lock, the cloud
+/// credential password, the CDN API secrets and origin basic auth password.
+const SECRET_KEYS: [&str; 6] = [
+    "rootpassword",
+    "rescuemodepassword",
+    "combinationlock",
+    "password",
+    "api_secret",
+    "basic_auth_password",
+];
+
+/// A body as text for an error: lossily decoded as UTF-8, with the string values of
+/// secret keys replaced by [`REDACTED`](crate::REDACTED).
+pub(crate) fn body_text(bytes: &[u8]) -> String {
+    redact_secrets(&String::from_utf8_lossy(bytes))
+}
+
+/// Replaces the string value of every `"<secret key>": "…"` pair in JSON text (or
+/// what is left of JSON cut short) with [`REDACTED`](crate::REDACTED). Works on the
+/// text, not a parsed value, so a body that is not valid JSON is redacted too.
+pub(crate) fn redact_secrets(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let skip_space = |mut at: usize| {
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        at
+    };
+    // The index of the quote closing the string opened at `open`, or the end.
+    let string_end = |open: usize| {
+        let mut at = open + 1;
+        while at < bytes.len() {
+            match bytes[at] {
+                b'\\' => at += 2,
+                b'"' => return at,
+                _ => at += 1,
+            }
+        }
+        bytes.len()
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] != b'"' {
+            at += 1;
+            continue;
+        }
+        let end = string_end(at);
+        let key = &text[at + 1..end];
+        at = end + 1;
+        if !SECRET_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k)) {
+            continue;
+        }
+        let colon = skip_space(at);
+        if bytes.get(colon) != Some(&b':') {
+            continue;
+        }
+        let open = skip_space(colon + 1);
+        if bytes.get(open) != Some(&b'"') {
+            continue;
+        }
+        let close = string_end(open);
+        out.push_str(&text[copied..=open]);
+        out.push_str(crate::REDACTED);
+        copied = close.min(text.len());
+        at = close + 1;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
 /// At most this many characters of a body go into an error message (the whole body
 /// stays in the error value).
 const MESSAGE_BODY_CHARS: usize = 200;
 
 fn describe_body(body: &ErrorBody) -> String {
+    let described = describe_kind(body);
+    if body.truncated {
+        format!(
+            "{described} (body longer than {} bytes, cut)",
+            ErrorBody::MAX_LEN
+        )
+    } else {
+        described
+    }
+}
+
+fn describe_kind(body: &ErrorBody) -> String {
     match &body.kind {
         ErrorBodyKind::Empty => String::new(),
         ErrorBodyKind::Service(error) => {
@@ -356,6 +462,40 @@ mod tests {
         assert_eq!(ErrorBody::parse(b"oops").kind, ErrorBodyKind::Text);
         assert_eq!(ErrorBody::parse(b"[1,2]").kind, ErrorBodyKind::OtherJson);
         assert_eq!(ErrorBody::parse(&[0xff, 0xfe]).kind, ErrorBodyKind::Text);
+    }
+
+    #[test]
+    fn secret_values_are_redacted_from_bodies_kept_in_errors() {
+        assert_eq!(
+            redact_secrets(
+                r#"{"rootPassword": "hunter2", "rescueModePassword":"x\"y", "user": "root"}"#
+            ),
+            r#"{"rootPassword": "[REDACTED]", "rescueModePassword":"[REDACTED]", "user": "root"}"#
+        );
+        assert_eq!(
+            redact_secrets(r#"[{"PASSWORD" : "p", "api_secret": null, "basic_auth_password": "b"#),
+            r#"[{"PASSWORD" : "[REDACTED]", "api_secret": null, "basic_auth_password": "[REDACTED]"#
+        );
+        // A key name as a value is not a key.
+        assert_eq!(
+            redact_secrets(r#"{"field": "password", "x": "password"}"#),
+            r#"{"field": "password", "x": "password"}"#
+        );
+        for cut in [
+            "",
+            "\"",
+            "{\"password",
+            "{\"password\":",
+            "{\"password\": \"ab\\",
+        ] {
+            let _ = redact_secrets(cut);
+        }
+        let body = ErrorBody::parse(br#"{"errorMessage": "bad", "password": "s3cret"}"#);
+        assert!(!body.text.contains("s3cret"), "{}", body.text);
+        assert_eq!(
+            body.service_error().and_then(|e| e.message.as_deref()),
+            Some("bad")
+        );
     }
 
     #[test]

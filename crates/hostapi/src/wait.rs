@@ -127,7 +127,7 @@ where
                 polls,
             });
         }
-        if elapsed + options.interval > options.timeout {
+        if elapsed.saturating_add(options.interval) > options.timeout {
             return Err(Error::WaitTimeout {
                 what,
                 waited: elapsed,
@@ -206,5 +206,16 @@ mod tests {
             matches!(err, Error::WaitFailed { ref state, .. } if state == "UNKNOWN"),
             "{err}"
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_interval_too_long_to_add_gives_up_instead_of_overflowing() {
+        let options = WaitOptions::new().interval(Duration::MAX);
+        let err = poll_until::<(), _, _>("forever".into(), &options, || async {
+            Ok(Poll::Pending("waiting".into()))
+        })
+        .await
+        .unwrap_err();
+        assert!(matches!(err, Error::WaitTimeout { .. }), "{err}");
     }
 }

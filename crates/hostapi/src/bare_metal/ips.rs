@@ -83,7 +83,9 @@ impl<'a> BareMetalIps<'a> {
     }
 }
 
-fn single(raw: hostapi_raw_infra::types::IpWrapper) -> Result<IpAddress, crate::wire::FieldError> {
+pub(crate) fn single(
+    raw: hostapi_raw_infra::types::IpWrapper,
+) -> Result<IpAddress, crate::wire::FieldError> {
     let mut ip = normalize::ip(raw.ip).at("ip")?;
     ip.extra.extend(wire::extra(raw.extra));
     Ok(ip)

@@ -207,7 +207,7 @@ impl<'a> BareMetalLeases<'a> {
 
 /// When the documented wrapped shape failed at the top level, reads the body as the
 /// bare shape `R`; any other error, or a body that is not `R` either, stays as it was.
-fn or_unwrapped<R: DeserializeOwned, T>(
+pub(crate) fn or_unwrapped<R: DeserializeOwned, T>(
     error: Error,
     normalize: impl FnOnce(R) -> Result<T, FieldError>,
 ) -> Result<T, Error> {
@@ -226,7 +226,7 @@ fn or_unwrapped<R: DeserializeOwned, T>(
 }
 
 /// `[{_metadata, leases}]` → the leases (joined, should there be several objects).
-fn lease_lists(raw: Vec<raw::LeaseList>) -> Result<DhcpLeaseList, FieldError> {
+pub(crate) fn lease_lists(raw: Vec<raw::LeaseList>) -> Result<DhcpLeaseList, FieldError> {
     let mut lists = wire::each(raw, lease_list)?.into_iter();
     let Some(mut first) = lists.next() else {
         return Ok(DhcpLeaseList {
@@ -244,7 +244,7 @@ fn lease_lists(raw: Vec<raw::LeaseList>) -> Result<DhcpLeaseList, FieldError> {
 }
 
 /// `{_metadata, leases}` → the leases.
-fn lease_list(raw: raw::LeaseList) -> Result<DhcpLeaseList, FieldError> {
+pub(crate) fn lease_list(raw: raw::LeaseList) -> Result<DhcpLeaseList, FieldError> {
     let mut extra = wire::extra(raw.extra);
     let (total_count, limit, offset) = match raw.metadata {
         Some(metadata) => {
@@ -273,7 +273,7 @@ fn lease_list(raw: raw::LeaseList) -> Result<DhcpLeaseList, FieldError> {
     })
 }
 
-fn lease(raw: raw::Lease) -> Result<DhcpLease, FieldError> {
+pub(crate) fn lease(raw: raw::Lease) -> Result<DhcpLease, FieldError> {
     Ok(DhcpLease {
         ip: wire::optional(raw.ip, wire::ip_address).at("ip")?,
         mac: wire::optional(raw.mac, mac_address).at("mac")?,

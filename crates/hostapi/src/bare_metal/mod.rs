@@ -3,11 +3,11 @@
 //! DHCP leases. The provider labels this part of v1 deprecated; it names no successor.
 
 mod install;
-mod ips;
-mod leases;
+pub(crate) mod ips;
+pub(crate) mod leases;
 mod model;
 pub(crate) mod normalize;
-mod usage;
+pub(crate) mod usage;
 
 pub use install::{InstallPartition, InstallPartitionSize, InstallRequest, PartitionLayout};
 pub use ips::BareMetalIps;

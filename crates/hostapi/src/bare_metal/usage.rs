@@ -279,7 +279,7 @@ impl BareMetals<'_> {
 
 /// Picks the record under the documented key, or under the other spelling. When both
 /// are sent, the first one wins and the other is kept in `extra` as sent.
-fn either_spelling(
+pub(crate) fn either_spelling(
     first: Option<raw::NetworkUsageRecord>,
     first_key: &'static str,
     second: Option<raw::NetworkUsageRecord>,
@@ -300,7 +300,7 @@ fn either_spelling(
 }
 
 /// `{bandwidth, dataTraffic}` → the combined view.
-fn combined(raw: raw::NetworkUsage) -> Result<BareMetalNetworkUsage, FieldError> {
+pub(crate) fn combined(raw: raw::NetworkUsage) -> Result<BareMetalNetworkUsage, FieldError> {
     let mut extra = wire::extra(raw.extra);
     let (traffic, key) = either_spelling(
         raw.data_traffic,
@@ -323,7 +323,7 @@ fn combined(raw: raw::NetworkUsage) -> Result<BareMetalNetworkUsage, FieldError>
     })
 }
 
-type Reader<Q> = fn(&str) -> Result<Q, FieldError>;
+pub(crate) type Reader<Q> = fn(&str) -> Result<Q, FieldError>;
 
 fn figure<Q>(
     value: Option<String>,
@@ -339,7 +339,10 @@ fn prefixed(map: serde_json::Map<String, serde_json::Value>, prefix: &str) -> Ex
         .collect()
 }
 
-fn report<Q>(raw: raw::NetworkUsageRecord, read: Reader<Q>) -> Result<UsageReport<Q>, FieldError> {
+pub(crate) fn report<Q>(
+    raw: raw::NetworkUsageRecord,
+    read: Reader<Q>,
+) -> Result<UsageReport<Q>, FieldError> {
     let mut extra = wire::extra(raw.extra);
     let (total, average, ports) = match raw.measurement {
         Some(measurement) => {

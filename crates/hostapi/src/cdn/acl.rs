@@ -152,7 +152,7 @@ impl Cdn<'_> {
 /// entry under the customer's number but exactly one entry, that one is taken (the
 /// service may format the number differently); otherwise the answer is not the one
 /// documented.
-fn acl_answer(raw: raw::AclWrapper, customer: &str) -> Result<Acl, FieldError> {
+pub(crate) fn acl_answer(raw: raw::AclWrapper, customer: &str) -> Result<Acl, FieldError> {
     let mut by_customer = raw.success.0;
     if let Some(found) = by_customer.swap_remove(customer) {
         return Ok(acl(found));

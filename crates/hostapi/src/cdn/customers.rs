@@ -223,7 +223,7 @@ pub(super) fn unix_time(value: Option<i64>) -> Result<Option<DateTime<Utc>>, Fie
     }
 }
 
-fn customer(raw: raw::Customer) -> Result<CdnCustomer, FieldError> {
+pub(crate) fn customer(raw: raw::Customer) -> Result<CdnCustomer, FieldError> {
     Ok(CdnCustomer {
         id: raw.id.map(|id| CdnCustomerId::from_wire(id.to_string())),
         customer_number: wire::non_empty(raw.customer_number).map(CustomerNumber::from_wire),
@@ -242,7 +242,7 @@ fn customer(raw: raw::Customer) -> Result<CdnCustomer, FieldError> {
 
 /// `{success: {<key>: {"0": …, "1": …}}}` → one list: outer keys in wire order, each
 /// group ordered by its numeric index (so "10" comes after "2").
-fn sub_customers(raw: raw::SubCustomerWrapper) -> Result<Vec<SubCustomer>, FieldError> {
+pub(crate) fn sub_customers(raw: raw::SubCustomerWrapper) -> Result<Vec<SubCustomer>, FieldError> {
     let mut out = Vec::new();
     for (group, indexed) in raw.success.0 {
         let mut entries = Vec::with_capacity(indexed.0.len());

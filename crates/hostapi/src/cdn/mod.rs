@@ -10,10 +10,10 @@
 //! (the customer and reseller sub-customers), `acl` (the access control list) and
 //! `origins`.
 
-mod acl;
-mod customers;
-mod origins;
-mod purge;
+pub(crate) mod acl;
+pub(crate) mod customers;
+pub(crate) mod origins;
+pub(crate) mod purge;
 
 pub use acl::*;
 pub use customers::*;

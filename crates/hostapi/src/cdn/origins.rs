@@ -429,7 +429,7 @@ fn payload<T>(success: Option<T>, succes: Option<T>) -> Result<(&'static str, T)
     }
 }
 
-fn one_origin(
+pub(crate) fn one_origin(
     success: Option<raw::Origin>,
     succes: Option<raw::Origin>,
 ) -> Result<Origin, FieldError> {
@@ -439,7 +439,7 @@ fn one_origin(
 
 /// `{success|succes: [origin…] | origin}` → a list. A single empty object means no
 /// origins.
-fn origin_list(raw: raw::OriginListWrapper) -> Result<Vec<Origin>, FieldError> {
+pub(crate) fn origin_list(raw: raw::OriginListWrapper) -> Result<Vec<Origin>, FieldError> {
     let (key, payload) = payload(raw.success, raw.succes)?;
     match payload {
         raw::OriginOrOriginList::Array(list) => wire::each(list, origin).at(key),

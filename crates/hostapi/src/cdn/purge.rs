@@ -139,7 +139,7 @@ fn purge_paths<S: AsRef<str>>(paths: &[S]) -> Result<Vec<String>, Error> {
 
 /// `{success: [{<url>: <status>}, …]}` → one entry per URL, in wire order (an entry
 /// object with several URLs gives several entries).
-fn entries(raw: raw::PurgeJobStatus) -> Result<Vec<PurgeEntry>, FieldError> {
+pub(crate) fn entries(raw: raw::PurgeJobStatus) -> Result<Vec<PurgeEntry>, FieldError> {
     Ok(raw
         .success
         .into_iter()

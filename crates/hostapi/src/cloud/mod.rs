@@ -1,7 +1,7 @@
 //! The cloud v2 interface: virtual servers (list, read, reference, power, reinstall,
 //! credentials, datatraffic metrics, waiting for a power state) and private clouds.
 
-mod metrics;
+pub(crate) mod metrics;
 mod model;
 pub(crate) mod normalize;
 

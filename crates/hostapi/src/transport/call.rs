@@ -11,7 +11,7 @@ use tracing::field::Empty;
 
 use super::hooks::PREPARE_ERROR_SEPARATOR;
 use super::record::{CallOptions, Recorder};
-use crate::error::{Error, ErrorBody};
+use crate::error::{Error, ErrorBody, body_text};
 use crate::wire::FieldError;
 
 /// The answer of a successful call: the decoded raw value and the body it came from
@@ -48,7 +48,7 @@ pub(crate) fn decode_error(operation: &'static str, error: &FieldError, body: &[
         operation,
         path: error.path(),
         message: error.message().to_owned(),
-        body: String::from_utf8_lossy(body).into_owned(),
+        body: body_text(body),
     }
 }
 
@@ -82,7 +82,7 @@ where
                 })
                 .map_err(|e| with_status_note(e, status))
         }
-        Err(error) => Err(translate::<T, E>(operation, error, record.status, body).await),
+        Err(error) => Err(translate::<T, E>(operation, error, &record, body).await),
     }
 }
 
@@ -102,13 +102,10 @@ pub(crate) async fn empty<T, E>(
         {
             Ok(())
         }
-        Err(error) => Err(translate::<(), E>(
-            operation,
-            error,
-            record.status,
-            record.body.unwrap_or_default(),
-        )
-        .await),
+        Err(error) => {
+            let body = record.body.clone().unwrap_or_default();
+            Err(translate::<(), E>(operation, error, &record, body).await)
+        }
     }
 }
 
@@ -166,19 +163,18 @@ pub(crate) async fn raw(
     let (result, record) = run(operation, options, call).await;
     match result {
         Ok(value) => Ok(value.into_inner()),
-        Err(error) => Err(translate::<(), ()>(
-            operation,
-            error,
-            record.status,
-            record.body.unwrap_or_default(),
-        )
-        .await),
+        Err(error) => {
+            let body = record.body.clone().unwrap_or_default();
+            Err(translate::<(), ()>(operation, error, &record, body).await)
+        }
     }
 }
 
 struct Finished {
     status: Option<u16>,
     body: Option<Bytes>,
+    /// The body was longer than what was kept of it.
+    truncated: bool,
 }
 
 async fn run<T, E>(
@@ -215,6 +211,7 @@ async fn run<T, E>(
     let finished = Finished {
         status: record.status,
         body: record.body.take(),
+        truncated: record.body_truncated,
     };
     (result, finished)
 }
@@ -239,7 +236,7 @@ pub(crate) fn decode_json<T: DeserializeOwned>(
         operation,
         path,
         message,
-        body: String::from_utf8_lossy(bytes).into_owned(),
+        body: body_text(bytes),
     })
 }
 
@@ -292,15 +289,17 @@ fn with_status_note(error: Error, status: u16) -> Error {
     }
 }
 
-/// Translates progenitor's error. `status` and `body` are what the hooks saw of the
+/// Translates progenitor's error. `record` and `body` are what the hooks saw of the
 /// last answer, which progenitor may have lost (an error body that is not JSON loses
 /// its status there).
 async fn translate<T: DeserializeOwned, E>(
     operation: &'static str,
     error: RawError<E>,
-    status: Option<u16>,
+    record: &Finished,
     body: Bytes,
 ) -> Error {
+    let status = record.status;
+    let error_body = |bytes: &[u8]| ErrorBody::parse(bytes).cut_short(record.truncated);
     match error {
         RawError::Custom(message) | RawError::InvalidRequest(message) => {
             match message.split_once(PREPARE_ERROR_SEPARATOR) {
@@ -316,13 +315,13 @@ async fn translate<T: DeserializeOwned, E>(
         RawError::ErrorResponse(response) => Error::Status {
             operation,
             status: response.status().as_u16(),
-            body: ErrorBody::parse(&body),
+            body: error_body(&body),
         },
         RawError::InvalidResponsePayload(bytes, _) => match status {
             Some(status) if !(200..300).contains(&status) => Error::Status {
                 operation,
                 status,
-                body: ErrorBody::parse(&bytes),
+                body: error_body(&bytes),
             },
             // Decode again with path tracking: progenitor's error has only a line and
             // column. This runs only on the failure path.
@@ -332,7 +331,7 @@ async fn translate<T: DeserializeOwned, E>(
                     operation,
                     path: String::new(),
                     message: "the answer could not be decoded".to_owned(),
-                    body: String::from_utf8_lossy(&bytes).into_owned(),
+                    body: body_text(&bytes),
                 },
             },
         },
@@ -342,7 +341,7 @@ async fn translate<T: DeserializeOwned, E>(
                 Ok(bytes) => Error::Status {
                     operation,
                     status,
-                    body: ErrorBody::parse(&bytes),
+                    body: error_body(&bytes),
                 },
                 Err(e) => transport_error(operation, e),
             }

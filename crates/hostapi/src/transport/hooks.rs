@@ -1,14 +1,16 @@
 //! The hooks every generated call runs through: credentials, signing, retries, and the
 //! record of what happened.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures::future::BoxFuture;
 use hostapi_hooks::CallHooks;
 use reqwest::header::{HeaderName, HeaderValue};
 
+use tokio::time::Instant;
+
 use super::record::Recorder;
-use super::retry::{RetryPolicy, is_retryable_status, retry_after};
+use super::retry::{Decision, Failure, RetryPolicy, StopReason, retry_after};
 use crate::signing::CdnSigner;
 
 /// How a call proves who is calling.
@@ -33,6 +35,9 @@ pub(crate) enum Auth {
 pub(crate) struct FacadeHooks {
     pub(crate) auth: Auth,
     pub(crate) retry: RetryPolicy,
+    /// The longest one attempt may take (the builder's `timeout`); an attempt is also
+    /// cut off at the call's deadline.
+    pub(crate) attempt_timeout: Duration,
 }
 
 const X_SVC_AUTH: HeaderName = HeaderName::from_static("x-svc-auth");
@@ -100,97 +105,474 @@ impl FacadeHooks {
                 | reqwest::Method::DELETE
                 | reqwest::Method::HEAD
         );
-        let retry_after_sending = idempotent || options.retry_unsafe;
+        let resend = idempotent || options.retry_unsafe;
         let started = Instant::now();
         let mut attempt = 0;
         loop {
             attempt += 1;
+            // The deadline bounds the whole call: the attempt gets what is left of it
+            // when that is less than its own timeout.
+            let left = self.retry.deadline.saturating_sub(started.elapsed());
+            *request.timeout_mut() = Some(self.attempt_timeout.min(left));
             let spare = request.try_clone();
-            let outcome = send_buffered(client, request).await;
-            let reason = retry_reason(&outcome, retry_after_sending);
-            let delay = match (reason, spare) {
-                (Some((reason, server_delay)), Some(spare))
-                    if attempt < self.retry.max_attempts =>
-                {
-                    self.delay(attempt, server_delay, started.elapsed())
-                        .map(|d| (d, reason, spare))
+            let outcome = send_buffered(client, request)
+                .await
+                .map_err(|error| self.redact(error));
+            let decision = match (failure(&outcome), spare) {
+                (None, _) => None,
+                (Some(failure), None) => {
+                    Some((failure, Decision::Stop(StopReason::Permanent), None))
                 }
-                _ => None,
+                (Some(failure), Some(spare)) => {
+                    let decision = self.retry.decide(
+                        attempt,
+                        &failure,
+                        resend,
+                        started.elapsed(),
+                        rand::random::<f64>(),
+                    );
+                    Some((failure, decision, Some(spare)))
+                }
             };
-            let Some((delay, reason, spare)) = delay else {
-                if let Some(recorder) = &recorder {
-                    let mut record = recorder.lock();
-                    record.attempts = attempt;
-                    if let Ok((status, body, _)) = &outcome {
-                        record.status = Some(*status);
-                        record.body = Some(body.clone());
+            match decision {
+                Some((failure, Decision::Retry(delay), Some(spare))) => {
+                    tracing::info!(
+                        operation,
+                        attempt,
+                        reason = %failure,
+                        error = outcome.as_ref().err().map(tracing::field::display),
+                        delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                        "hostapi: retrying"
+                    );
+                    tokio::time::sleep(delay).await;
+                    request = spare;
+                }
+                decision => {
+                    if let Some((failure, Decision::Stop(why), _)) = decision {
+                        tracing::debug!(
+                            operation,
+                            attempt,
+                            reason = %failure,
+                            why = why.describe(),
+                            "hostapi: not retrying"
+                        );
                     }
+                    if let Some(recorder) = &recorder {
+                        let mut record = recorder.lock();
+                        record.attempts = attempt;
+                        if let Ok(answer) = &outcome {
+                            record.status = Some(answer.status);
+                            record.body = Some(answer.body.clone());
+                            record.body_truncated = answer.truncated;
+                        }
+                    }
+                    return outcome.map(|answer| answer.response);
                 }
-                return outcome.map(|(_, _, response)| response);
-            };
-            tracing::info!(
-                operation,
-                attempt,
-                reason = %reason,
-                delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
-                "hostapi: retrying"
-            );
-            tokio::time::sleep(delay).await;
-            request = spare;
+            }
         }
     }
 
-    /// The delay before retry number `attempt`, or `None` when it would start after
-    /// the deadline.
-    fn delay(
-        &self,
-        attempt: u32,
-        server_delay: Option<Duration>,
-        elapsed: Duration,
-    ) -> Option<Duration> {
-        let backoff = self.retry.backoff(attempt);
-        let jittered = backoff.mul_f64(rand::random::<f64>());
-        let delay = server_delay.map_or(jittered, |server| server.max(jittered));
-        (elapsed + delay <= self.retry.deadline).then_some(delay)
+    /// Takes the CDN signature out of the URL an error carries: the signature
+    /// authorises the call's path (whatever its body) for minutes, so it must not reach
+    /// logs or error messages.
+    fn redact(&self, mut error: reqwest::Error) -> reqwest::Error {
+        if let (Auth::Cdn(_), Some(url)) = (&self.auth, error.url_mut())
+            && let Ok(mut segments) = url.path_segments_mut()
+        {
+            segments.pop().push(crate::REDACTED);
+        }
+        error
     }
 }
 
-/// One attempt's outcome: the status, the body as received, and the answer rebuilt
-/// around that body for the generated code to decode.
-type Attempt = reqwest::Result<(u16, bytes::Bytes, reqwest::Response)>;
+/// The most of an error answer's body that is read and kept: enough for any error
+/// object or proxy page, and a bound on what a misbehaving server can make the client
+/// hold. The rest is not read (the connection is closed rather than reused).
+pub(crate) const MAX_ERROR_BODY: usize = 64 * 1024;
 
-/// Sends once and reads the whole body, so that a body cut short counts as a failed
-/// attempt (and can be retried), and so the record keeps the exact bytes received.
+/// One attempt's answer: the status, the body as received (for an error status, at
+/// most [`MAX_ERROR_BODY`] bytes of it), and the answer rebuilt around that body for
+/// the generated code to decode.
+struct Received {
+    status: u16,
+    body: bytes::Bytes,
+    truncated: bool,
+    response: reqwest::Response,
+}
+
+type Attempt = reqwest::Result<Received>;
+
+/// Sends once and reads the body, so that a body cut short counts as a failed attempt
+/// (and can be retried), and so the record keeps the exact bytes received.
 async fn send_buffered(client: &reqwest::Client, request: reqwest::Request) -> Attempt {
-    let response = client.execute(request).await?;
+    let mut response = client.execute(request).await?;
     let status = response.status();
     let version = response.version();
     let headers = response.headers().clone();
-    let body = response.bytes().await?;
+    let (body, truncated) = if status.is_success() {
+        (response.bytes().await?, false)
+    } else {
+        read_at_most(&mut response, MAX_ERROR_BODY).await?
+    };
     let mut rebuilt = http::Response::new(body.clone());
     *rebuilt.status_mut() = status;
     *rebuilt.version_mut() = version;
     *rebuilt.headers_mut() = headers;
-    Ok((status.as_u16(), body, reqwest::Response::from(rebuilt)))
+    Ok(Received {
+        status: status.as_u16(),
+        body,
+        truncated,
+        response: reqwest::Response::from(rebuilt),
+    })
 }
 
-/// Why an attempt may be tried again (and the delay the server asked for), or `None`.
-fn retry_reason(
-    outcome: &Attempt,
-    retry_after_sending: bool,
-) -> Option<(String, Option<Duration>)> {
+/// Reads at most `limit` bytes of a body; says whether there was more.
+async fn read_at_most(
+    response: &mut reqwest::Response,
+    limit: usize,
+) -> reqwest::Result<(bytes::Bytes, bool)> {
+    let mut body = bytes::BytesMut::new();
+    while let Some(chunk) = response.chunk().await? {
+        if body.len() + chunk.len() > limit {
+            body.extend_from_slice(&chunk[..limit - body.len()]);
+            return Ok((body.freeze(), true));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok((body.freeze(), false))
+}
+
+/// How an attempt failed, as far as retrying goes; `None` for an answer to hand on
+/// (a success, or an error status that will not pass).
+fn failure(outcome: &Attempt) -> Option<Failure> {
     match outcome {
-        // The connection was never made: the request cannot have been processed.
-        Err(error) if error.is_connect() => Some((format!("could not connect: {error}"), None)),
-        Err(error) if retry_after_sending => Some((format!("{error}"), None)),
-        Ok((status, _, response)) if retry_after_sending && is_retryable_status(*status) => {
-            let server_delay = response
+        Err(error) if error.is_connect() => Some(Failure::Connect),
+        Err(error) if error.is_timeout() => Some(Failure::Timeout),
+        Err(error) if error.is_builder() || error.is_redirect() => Some(Failure::Other),
+        // Closed without an answer, reset, or the body cut short.
+        Err(_) => Some(Failure::Interrupted),
+        Ok(answer) => {
+            let server_delay = answer
+                .response
                 .headers()
                 .get(reqwest::header::RETRY_AFTER)
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| retry_after(v, chrono::Utc::now()));
-            Some((format!("status {status}"), server_delay))
+            Failure::from_status(answer.status, server_delay)
         }
-        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The retry loop against a scripted server on 127.0.0.1: each connection gets the
+    //! next scripted answer (and `Connection: close`, so every attempt connects anew).
+
+    use std::sync::{Arc, Mutex};
+
+    use secrecy::SecretString;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    use super::*;
+    use crate::signing::FixedClock;
+    use crate::transport::record::CallOptions;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    #[derive(Clone)]
+    enum Script {
+        /// A whole answer.
+        Answer(u16, &'static str, String),
+        /// Headers announcing 100 bytes, 10 of them, then the connection closes.
+        CutShort(u16),
+        /// Read the request, then close without a word.
+        Close,
+        /// Read the request, then say nothing for a long time.
+        Hang,
+    }
+
+    struct Server {
+        base: String,
+        connections: Arc<Mutex<u32>>,
+    }
+
+    async fn serve(scripts: Vec<Script>) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let connections = Arc::new(Mutex::new(0));
+        let count = connections.clone();
+        tokio::spawn(async move {
+            let mut scripts = scripts.into_iter();
+            while let Ok((mut socket, _)) = listener.accept().await {
+                *count.lock().unwrap() += 1;
+                let script = scripts.next().unwrap_or(Script::Close);
+                tokio::spawn(async move {
+                    let mut head = Vec::new();
+                    let mut byte = [0u8; 1];
+                    while !head.ends_with(b"\r\n\r\n") {
+                        if socket.read(&mut byte).await.unwrap_or(0) == 0 {
+                            return;
+                        }
+                        head.push(byte[0]);
+                    }
+                    let reply = match script {
+                        Script::Answer(status, extra_header, body) => format!(
+                            "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n{extra_header}\r\n{body}",
+                            body.len()
+                        ),
+                        Script::CutShort(status) => format!(
+                            "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: 100\r\n\r\n{{\"ten\":\"b\""
+                        ),
+                        Script::Close => return,
+                        Script::Hang => {
+                            tokio::time::sleep(Duration::from_secs(30)).await;
+                            return;
+                        }
+                    };
+                    let _ = socket.write_all(reply.as_bytes()).await;
+                    let _ = socket.shutdown().await;
+                });
+            }
+        });
+        Server { base, connections }
+    }
+
+    fn hooks(auth: Auth, max_attempts: u32, deadline: Duration) -> FacadeHooks {
+        FacadeHooks {
+            auth,
+            retry: RetryPolicy {
+                max_attempts,
+                initial_backoff: MS,
+                max_backoff: 2 * MS,
+                deadline,
+            },
+            attempt_timeout: Duration::from_secs(5),
+        }
+    }
+
+    fn api_key() -> Auth {
+        Auth::ApiKey(HeaderValue::from_static("key"))
+    }
+
+    /// Runs one request through the hooks inside a call record; answers the outcome
+    /// (the status and body on success) and the record.
+    async fn call(
+        hooks: &FacadeHooks,
+        method: reqwest::Method,
+        url: &str,
+        options: CallOptions,
+    ) -> (reqwest::Result<(u16, String)>, Recorder) {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::Client::new();
+        let mut request = reqwest::Request::new(method, url.parse().unwrap());
+        hooks.prepare(&mut request, "testOperation").unwrap();
+        let recorder = Recorder::new(options);
+        let outcome = recorder
+            .clone()
+            .scope(async {
+                let response = hooks
+                    .send_with_retries(&client, request, "testOperation")
+                    .await?;
+                let status = response.status().as_u16();
+                Ok((status, response.text().await?))
+            })
+            .await;
+        (outcome, recorder)
+    }
+
+    fn ok_answer() -> Script {
+        Script::Answer(200, "", r#"{"ok":true}"#.to_owned())
+    }
+
+    #[tokio::test]
+    async fn a_get_whose_body_is_cut_short_is_tried_again() {
+        let server = serve(vec![Script::CutShort(200), Script::Close, ok_answer()]).await;
+        let hooks = hooks(api_key(), 4, Duration::from_secs(5));
+        let url = format!("{}/v1/x", server.base);
+        let (outcome, record) =
+            call(&hooks, reqwest::Method::GET, &url, CallOptions::default()).await;
+        assert_eq!(outcome.unwrap(), (200, r#"{"ok":true}"#.to_owned()));
+        assert_eq!(record.lock().attempts, 3);
+        assert_eq!(*server.connections.lock().unwrap(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_post_that_may_have_reached_the_server_is_not_repeated_unless_asked() {
+        for script in [
+            Script::CutShort(200),
+            Script::Close,
+            Script::Answer(503, "Retry-After: 0\r\n", String::new()),
+        ] {
+            let server = serve(vec![script.clone(), ok_answer()]).await;
+            let hooks = hooks(api_key(), 4, Duration::from_secs(5));
+            let url = format!("{}/v1/x", server.base);
+            let (_, record) =
+                call(&hooks, reqwest::Method::POST, &url, CallOptions::default()).await;
+            assert_eq!(record.lock().attempts, 1);
+            assert_eq!(*server.connections.lock().unwrap(), 1);
+
+            let server = serve(vec![script, ok_answer()]).await;
+            let url = format!("{}/v1/x", server.base);
+            let options = CallOptions { retry_unsafe: true };
+            let (outcome, record) = call(&hooks, reqwest::Method::POST, &url, options).await;
+            assert_eq!(outcome.unwrap().0, 200);
+            assert_eq!(record.lock().attempts, 2);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_post_that_could_not_connect_is_tried_again() {
+        // A port nothing listens on: bind one, note it, close it.
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/v1/x", listener.local_addr().unwrap());
+        drop(listener);
+        let hooks = hooks(api_key(), 3, Duration::from_secs(5));
+        let (outcome, record) =
+            call(&hooks, reqwest::Method::POST, &url, CallOptions::default()).await;
+        assert!(outcome.unwrap_err().is_connect());
+        assert_eq!(record.lock().attempts, 3);
+    }
+
+    #[tokio::test]
+    async fn the_deadline_cuts_an_attempt_that_runs_past_it() {
+        let server = serve(vec![Script::Hang, Script::Hang]).await;
+        let hooks = hooks(api_key(), 4, 300 * MS);
+        let url = format!("{}/v1/x", server.base);
+        let started = std::time::Instant::now();
+        let (outcome, record) =
+            call(&hooks, reqwest::Method::GET, &url, CallOptions::default()).await;
+        let elapsed = started.elapsed();
+        assert!(outcome.unwrap_err().is_timeout());
+        assert_eq!(record.lock().attempts, 1);
+        assert!(
+            elapsed >= 290 * MS && elapsed < Duration::from_secs(3),
+            "{elapsed:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_retry_after_beyond_the_deadline_ends_the_call_at_once() {
+        let server = serve(vec![
+            Script::Answer(503, "Retry-After: 30\r\n", "busy".to_owned()),
+            ok_answer(),
+        ])
+        .await;
+        let hooks = hooks(api_key(), 4, Duration::from_secs(10));
+        let url = format!("{}/v1/x", server.base);
+        let started = std::time::Instant::now();
+        let (outcome, record) =
+            call(&hooks, reqwest::Method::GET, &url, CallOptions::default()).await;
+        assert_eq!(outcome.unwrap(), (503, "busy".to_owned()));
+        assert_eq!(record.lock().attempts, 1);
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[tokio::test]
+    async fn statuses_that_will_not_pass_are_answered_at_once() {
+        for status in [400, 401, 404, 409, 500] {
+            let server = serve(vec![
+                Script::Answer(status, "", "no".to_owned()),
+                ok_answer(),
+            ])
+            .await;
+            let hooks = hooks(api_key(), 4, Duration::from_secs(5));
+            let url = format!("{}/v1/x", server.base);
+            let (outcome, record) =
+                call(&hooks, reqwest::Method::GET, &url, CallOptions::default()).await;
+            assert_eq!(outcome.unwrap().0, status);
+            assert_eq!(record.lock().attempts, 1);
+        }
+    }
+
+    #[tokio::test]
+    async fn the_attempts_run_out() {
+        let busy = || Script::Answer(502, "", "<html>bad gateway</html>".to_owned());
+        let server = serve(vec![busy(), busy(), busy(), ok_answer()]).await;
+        let hooks = hooks(api_key(), 3, Duration::from_secs(5));
+        let url = format!("{}/v1/x", server.base);
+        let (outcome, record) = call(
+            &hooks,
+            reqwest::Method::DELETE,
+            &url,
+            CallOptions::default(),
+        )
+        .await;
+        assert_eq!(outcome.unwrap().0, 502);
+        let record = record.lock();
+        assert_eq!(record.attempts, 3);
+        assert_eq!(record.status, Some(502));
+        assert_eq!(
+            record.body.as_deref(),
+            Some(&b"<html>bad gateway</html>"[..])
+        );
+    }
+
+    #[tokio::test]
+    async fn only_the_beginning_of_a_huge_error_body_is_kept() {
+        let huge = "x".repeat(MAX_ERROR_BODY * 4);
+        let server = serve(vec![Script::Answer(500, "", huge)]).await;
+        let hooks = hooks(api_key(), 1, Duration::from_secs(5));
+        let url = format!("{}/v1/x", server.base);
+        let (outcome, record) =
+            call(&hooks, reqwest::Method::GET, &url, CallOptions::default()).await;
+        assert_eq!(outcome.unwrap().0, 500);
+        let record = record.lock();
+        assert_eq!(record.body.as_ref().map(|b| b.len()), Some(MAX_ERROR_BODY));
+        assert!(record.body_truncated);
+    }
+
+    #[tokio::test]
+    async fn a_cdn_error_never_carries_the_signature() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}/cdn", listener.local_addr().unwrap());
+        drop(listener);
+        let signer = CdnSigner::new(
+            SecretString::from("cdn-secret"),
+            Arc::new(FixedClock(1_700_000_000)),
+            &base,
+        );
+        let signature = crate::cdn_signature("cdn-secret", 1_700_000_000, "/origins/C1");
+        let hooks = hooks(Auth::Cdn(signer), 2, Duration::from_secs(5));
+        let url = format!("{base}/origins/C1/1700000000/unsigned");
+        let (outcome, _) = call(&hooks, reqwest::Method::GET, &url, CallOptions::default()).await;
+        let error = outcome.unwrap_err();
+        let shown = format!("{error} {error:?}");
+        assert!(!shown.contains(&signature), "{shown}");
+        assert!(shown.contains(crate::REDACTED), "{shown}");
+    }
+
+    #[test]
+    fn retry_after_is_read_from_a_retryable_answer() {
+        let answer = |status: u16, retry_after: &str| {
+            let mut response = http::Response::new(bytes::Bytes::new());
+            *response.status_mut() = http::StatusCode::from_u16(status).unwrap();
+            response.headers_mut().insert(
+                reqwest::header::RETRY_AFTER,
+                HeaderValue::from_str(retry_after).unwrap(),
+            );
+            Ok(Received {
+                status,
+                body: bytes::Bytes::new(),
+                truncated: false,
+                response: reqwest::Response::from(response),
+            })
+        };
+        assert_eq!(
+            failure(&answer(429, "3")),
+            Some(Failure::Status {
+                status: 429,
+                retry_after: Some(Duration::from_secs(3))
+            })
+        );
+        assert_eq!(
+            failure(&answer(503, "whenever")),
+            Some(Failure::Status {
+                status: 503,
+                retry_after: None
+            })
+        );
+        assert_eq!(failure(&answer(500, "3")), None);
+        assert_eq!(failure(&answer(200, "3")), None);
     }
 }

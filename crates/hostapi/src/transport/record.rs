@@ -26,6 +26,8 @@ pub(crate) struct CallRecord {
     pub(crate) status: Option<u16>,
     /// The body of the last answer, as received.
     pub(crate) body: Option<Bytes>,
+    /// Whether the body of the last answer was longer than what was kept.
+    pub(crate) body_truncated: bool,
     /// How many attempts were made.
     pub(crate) attempts: u32,
 }
