@@ -1,5 +1,5 @@
 //! How a failed command ends: one clear line on stderr, a hint that fixes it, and an
-//! exit code a script can test (see `cli::EXIT_CODES`).
+//! exit code a script can test (see `exit_codes!` in `cli.rs`).
 
 use hostapi::Error;
 
