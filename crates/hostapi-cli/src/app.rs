@@ -24,6 +24,12 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
         other => other,
     };
     let tour = matches!(command, Command::Tour);
+    if tour && !global.sandbox {
+        return Err(Failure::usage(
+            "the tour changes DNS records, powers a server off and installs another: it runs only in the sandbox",
+        )
+        .hint("run `hostapi --sandbox tour`"));
+    }
     let output = if tour {
         // The tour is for reading: a table even through a pipe, never JSON.
         if global.output == Some(OutputFormat::Json) {

@@ -187,3 +187,53 @@ fn every_example_runs_against_the_sandbox() {
         assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     }
 }
+
+#[test]
+fn every_list_command_prints_json_and_nothing_else() {
+    let lists: Vec<(String, String)> = leaves()
+        .iter()
+        .filter(|(words, _)| words.last().is_some_and(|w| w == "list"))
+        .map(|(words, help)| {
+            let example = examples(help)
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| panic!("`{}` has no example", words.join(" ")));
+            (words.join(" "), example)
+        })
+        .collect();
+    assert!(lists.len() >= 18, "only {} list commands", lists.len());
+    let failures: Vec<String> = par_map(lists, |(words, example)| {
+        let args: Vec<&str> = example
+            .split_whitespace()
+            .skip(1)
+            .chain(["--output", "json"])
+            .collect();
+        let run = common::sandbox(&args);
+        let problem = if run.code != 0 {
+            Some(format!("exit {}", run.code))
+        } else {
+            match serde_json::from_str::<serde_json::Value>(&run.stdout) {
+                Err(e) => Some(format!("stdout is not one JSON document: {e}")),
+                // A list, or (DHCP leases) a record holding one.
+                Ok(serde_json::Value::Array(items)) if items.is_empty() => {
+                    Some("the sandbox list is empty".to_owned())
+                }
+                Ok(serde_json::Value::Array(_)) => None,
+                Ok(serde_json::Value::Object(record)) if record.values().any(|v| v.is_array()) => {
+                    None
+                }
+                Ok(other) => Some(format!("not a list: {other}")),
+            }
+        };
+        problem.map(|p| {
+            format!(
+                "`hostapi {words}`: {p}\n--- stdout\n{}\n--- stderr\n{}",
+                run.stdout, run.stderr
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -462,6 +462,14 @@ pub(crate) fn chart(id: &CloudServerId, metrics: &TrafficMetrics) -> TrafficChar
     } else {
         &metrics.outgoing.values
     };
+    // Buckets within one day need only the time of day.
+    let one_day =
+        metrics.to.with_timezone(&Utc) - metrics.from.with_timezone(&Utc) <= Span::days(1);
+    let label_format = if one_day && label_format.contains("%H") {
+        "%H:%M"
+    } else {
+        label_format
+    };
     let labels = series
         .iter()
         .map(|v| {

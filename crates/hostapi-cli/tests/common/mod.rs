@@ -166,6 +166,28 @@ pub fn sandbox(args: &[&str]) -> Run {
     finish(command)
 }
 
+/// Runs `hostapi --sandbox <line>`, the line split at white space.
+pub fn sandbox_line(line: &str) -> Run {
+    sandbox(&line.split_whitespace().collect::<Vec<_>>())
+}
+
+/// Runs `hostapi <line>` (the line split at white space) in `home`, as is.
+pub fn line_in(home: &Path, line: &str) -> Run {
+    let mut command = command(home);
+    command.args(line.split_whitespace());
+    finish(command)
+}
+
+/// A snapshot name from a command line: words joined by `_`, no dashes.
+pub fn slug(line: &str) -> String {
+    line.split_whitespace()
+        .map(|w| w.trim_start_matches('-'))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
+        .replace(['/', ':', '.'], "-")
+}
+
 /// Runs `hostapi <args>` (no sandbox) in `home`, with extra environment variables.
 pub fn run_in(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut command = command(home);
