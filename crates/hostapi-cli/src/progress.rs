@@ -47,6 +47,7 @@ impl WaitSettings {
 pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     last_line: Arc<Mutex<String>>,
+    started: Instant,
 }
 
 impl Progress {
@@ -68,6 +69,7 @@ impl Progress {
         Self {
             bar,
             last_line: Arc::new(Mutex::new(String::new())),
+            started: Instant::now(),
         }
     }
 
@@ -120,12 +122,13 @@ impl Progress {
         );
     }
 
-    /// Ends the display with a final line.
+    /// Ends the display with a final line and the time the wait took (the spinner
+    /// goes, so what follows on the terminal starts on a line of its own).
     pub(crate) fn finish(self, line: &str) {
-        match self.bar {
-            Some(bar) => bar.finish_with_message(line.to_owned()),
-            None => eprintln!("{line}"),
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
         }
+        eprintln!("{line} ({:.1}s)", self.started.elapsed().as_secs_f64());
     }
 
     /// Ends the display without a line (an error follows).
