@@ -113,41 +113,71 @@ pub(crate) enum OutputFormat {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Virtual servers of the v1 API.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi vps list\n  hostapi vps get 100001"
+    )]
     Vps(commands::vps::VpsCommand),
     /// Cloud servers of the cloud v2 API: power, credentials, metrics; private clouds.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi cloud list\n  hostapi cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --wait"
+    )]
     Cloud(commands::cloud::CloudCommand),
     /// Domain names: list, read, change the TTL.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi domains list\n  hostapi domains set-ttl acme-1.com 3600"
+    )]
     Domains(commands::domains::DomainsCommand),
     /// DNS records of a domain: list, read, create, update, delete.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi dns list acme-1.com\n  hostapi dns create acme-1.com --name api.acme-1.com --type A --content 192.0.2.10"
+    )]
     Dns(commands::dns::DnsCommand),
     /// Bare metal servers: power, switch port, install, rescue, leases, IPs, usage.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi bare-metal list\n  hostapi bare-metal install 20001 --os 9 --yes --wait"
+    )]
     BareMetal(commands::bare_metal::BareMetalCommand),
     /// Private racks: read, their IPs and network usage.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi racks list\n  hostapi racks ips list 7001"
+    )]
     Racks(commands::racks::RacksCommand),
     /// IP addresses (reverse DNS, null routing) of any server.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi ips update 85.17.0.10 --reverse-lookup web.example.com"
+    )]
     Ips(commands::ips::IpsCommand),
     /// Private networks between bare metal servers, and their members.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi networks list\n  hostapi networks members add 502 20003 --wait"
+    )]
     Networks(commands::networks::NetworksCommand),
     /// Catalogues: operating systems, control panels, rescue images, partition
     /// schemas, services.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi catalog operating-systems list\n  hostapi catalog partition-schema get 9 20001"
+    )]
     Catalog(commands::catalog::CatalogCommand),
     /// The CDN: purges, customer, sub-customers, access control list, origins.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi cdn purge 1001 /index.html --wait\n  hostapi cdn origins list"
+    )]
     Cdn(commands::cdn::CdnCommand),
     /// A guided tour of all three APIs against the sandbox (needs --sandbox).
     #[command(after_help = "Example:\n  hostapi --sandbox tour")]
     Tour,
     /// Show the settings in effect and where each comes from.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:\n  hostapi config show")]
     Config(commands::config::ConfigCommand),
     /// Print a shell completion script.
     #[command(

@@ -309,6 +309,7 @@ fn exit_codes_tell_usage_and_not_found_apart() {
         ("dns update acme-1.com 1000000", 2, "nothing to change"),
         ("domains set-ttl acme-1.com 5", 2, "ttl"),
         ("cdn acl set --allow stats.post", 2, "stats.get"),
+        ("cdn purge 1001 /a *", 2, "--everything"),
         ("cloud wait x --state paused", 2, "invalid value"),
         ("cloud power-on x --wait-timeout 5s", 2, "--wait"),
         (

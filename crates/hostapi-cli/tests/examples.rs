@@ -64,13 +64,13 @@ fn examples(help: &str) -> Vec<String> {
     found
 }
 
-/// Every leaf command (its words after `hostapi`) with its help text; walked once
-/// for all the tests of this file.
-fn leaves() -> &'static BTreeMap<Vec<String>, String> {
-    static LEAVES: OnceLock<BTreeMap<Vec<String>, String>> = OnceLock::new();
-    LEAVES.get_or_init(|| {
+/// Every command (its words after `hostapi`; the top level is empty) with its help
+/// text; walked once for all the tests of this file.
+fn commands() -> &'static BTreeMap<Vec<String>, String> {
+    static COMMANDS: OnceLock<BTreeMap<Vec<String>, String>> = OnceLock::new();
+    COMMANDS.get_or_init(|| {
         let home = TempDir::new("help");
-        let mut leaves = BTreeMap::new();
+        let mut all = BTreeMap::new();
         let mut level: Vec<Vec<String>> = vec![Vec::new()];
         while !level.is_empty() {
             let helps = par_map(level, |path| {
@@ -86,27 +86,28 @@ fn leaves() -> &'static BTreeMap<Vec<String>, String> {
                     next.push(child.clone());
                     level.push(next);
                 }
-                if children.is_empty() {
-                    leaves.insert(path, help);
-                }
+                all.insert(path, help);
             }
         }
-        leaves
+        all
     })
+}
+
+/// The commands that do something (no subcommands of their own).
+fn leaves() -> impl Iterator<Item = (&'static Vec<String>, &'static String)> {
+    commands()
+        .iter()
+        .filter(|(_, help)| subcommands(help).is_empty())
 }
 
 #[test]
 fn every_command_shows_an_example_of_itself() {
-    let leaves = leaves();
     // One leaf per facade operation, and then some: a floor that fails if groups
     // go missing from the tree.
-    assert!(
-        leaves.len() >= 80,
-        "only {} commands: {:?}",
-        leaves.len(),
-        leaves.keys()
-    );
-    for (path, help) in leaves {
+    let count = leaves().count();
+    assert!(count >= 80, "only {count} commands");
+    // Groups show examples of their commands too.
+    for (path, help) in commands() {
         let found = examples(help);
         assert!(
             !found.is_empty(),
@@ -144,15 +145,18 @@ fn every_example_runs_against_the_sandbox() {
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let examples: Vec<(String, String)> = leaves()
+    // Each example once (groups repeat some of their commands' examples).
+    let mut seen = std::collections::BTreeSet::new();
+    let examples: Vec<(String, String)> = commands()
         .iter()
         .flat_map(|(words, help)| {
             examples(help)
                 .into_iter()
                 .map(move |example| (words.join(" "), example))
         })
+        .filter(|(_, example)| seen.insert(example.clone()))
         .collect();
-    assert!(examples.len() >= 90, "only {} examples", examples.len());
+    assert!(examples.len() >= 100, "only {} examples", examples.len());
     // Redirections write into HOME: make their folders exist.
     for (_, example) in &examples {
         if let Some((_, target)) = example.split_once(" > ") {
@@ -191,7 +195,6 @@ fn every_example_runs_against_the_sandbox() {
 #[test]
 fn every_list_command_prints_json_and_nothing_else() {
     let lists: Vec<(String, String)> = leaves()
-        .iter()
         .filter(|(words, _)| words.last().is_some_and(|w| w == "list"))
         .map(|(words, help)| {
             let example = examples(help)

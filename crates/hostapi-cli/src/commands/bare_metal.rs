@@ -37,10 +37,16 @@ pub(crate) enum BareMetalCommand {
         reference: String,
     },
     /// The server's switch port: read, open (connect), close (cut off the network).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal switch-port get 20001"
+    )]
     SwitchPort(SwitchPortCommand),
     /// The server's power: read the status, power cycle.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal power get 20001"
+    )]
     Power(PowerCommand),
     /// Install an operating system: everything on the disks is lost (asks first;
     /// --yes when not on a terminal).
@@ -89,7 +95,10 @@ pub(crate) enum BareMetalCommand {
         wait: WaitArgs,
     },
     /// The installation status (also reports a rescue boot).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal installation get 20001"
+    )]
     Installation(InstallationCommand),
     /// Show the initial root password and the rescue mode password ([REDACTED]
     /// unless --show-secrets).
@@ -100,14 +109,23 @@ pub(crate) enum BareMetalCommand {
         id: BareMetalId,
     },
     /// DHCP leases (PXE boot) of a server.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal leases list 20001"
+    )]
     Leases(LeasesCommand),
     /// IP addresses of a server.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal ips list 20001"
+    )]
     Ips(BareMetalIpsCommand),
     /// Network usage of a server: bandwidth and data traffic, as figures, charts or
     /// the service's PNG graphs.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi bare-metal usage get 20001\n  hostapi bare-metal usage datatraffic 20001 --from 2024-01-01 --to 2024-01-14 --chart"
+    )]
     Usage(UsageCommand),
 }
 

@@ -11,19 +11,31 @@ use crate::output::{Column, col};
 #[derive(Debug, Subcommand)]
 pub(crate) enum CatalogCommand {
     /// Operating systems (to install on bare metal servers).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi catalog operating-systems list"
+    )]
     OperatingSystems(OperatingSystemsCommand),
     /// Control panels available for an operating system.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi catalog control-panels list 9"
+    )]
     ControlPanels(ControlPanelsCommand),
     /// Rescue images (to boot bare metal servers into rescue mode).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi catalog rescue-images list"
+    )]
     RescueImages(RescueImagesCommand),
     /// The partitioning suggested for installing an operating system on a server.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi catalog partition-schema get 9 20001"
+    )]
     PartitionSchema(PartitionSchemaCommand),
     /// The account's services (shown as the API sends them; it documents no fields).
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:\n  hostapi catalog services list")]
     Services(ServicesCommand),
 }
 

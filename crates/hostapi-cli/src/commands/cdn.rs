@@ -49,16 +49,19 @@ pub(crate) enum CdnCommand {
         wait: WaitArgs,
     },
     /// The customer record (its API secret is [REDACTED] unless --show-secrets).
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:\n  hostapi cdn customers get")]
     Customers(CustomersCommand),
     /// Sub-customers of a reseller customer.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi cdn sub-customers get 46242701"
+    )]
     SubCustomers(SubCustomersCommand),
     /// The customer's access control list.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:\n  hostapi cdn acl get")]
     Acl(AclCommand),
     /// Origins: the sources the CDN fetches content from.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:\n  hostapi cdn origins list")]
     Origins(OriginsCommand),
 }
 
@@ -256,6 +259,13 @@ pub(crate) async fn run(context: &Context, command: CdnCommand) -> Result<(), Fa
                     context.yes,
                 )?;
                 cdn.purge_everything(&zone).await?
+            } else if paths.iter().any(|p| p.trim() == "*") {
+                return Err(Failure::usage(
+                    "`*` purges every cached file of the zone, not one path",
+                )
+                .hint(format!(
+                    "to do that, run `hostapi cdn purge {zone} --everything`"
+                )));
             } else {
                 cdn.purge(&zone, &paths).await?
             };

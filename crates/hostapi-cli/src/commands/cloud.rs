@@ -101,13 +101,22 @@ pub(crate) enum CloudCommand {
         tuning: WaitTuning,
     },
     /// A server's credentials (user names; `get` shows a password).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi cloud credentials list c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
+    )]
     Credentials(CredentialsCommand),
     /// A server's metrics: datatraffic, drawn as a chart.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi cloud metrics datatraffic c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
+    )]
     Metrics(MetricsCommand),
     /// Private clouds.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi cloud private-clouds list"
+    )]
     PrivateClouds(PrivateCloudsCommand),
 }
 

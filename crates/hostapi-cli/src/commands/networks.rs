@@ -32,7 +32,10 @@ pub(crate) enum NetworksCommand {
         id: PrivateNetworkId,
     },
     /// The bare metal servers of a private network.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi networks members list 501"
+    )]
     Members(MembersCommand),
 }
 

@@ -21,10 +21,10 @@ pub(crate) enum RacksCommand {
         id: PrivateRackId,
     },
     /// IP addresses of a rack.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:\n  hostapi racks ips list 7001")]
     Ips(RackIpsCommand),
     /// Network usage of a rack.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:\n  hostapi racks usage get 7001")]
     Usage(RackUsageCommand),
 }
 
