@@ -215,8 +215,29 @@ fn ctrl_c_stops_a_wait_with_exit_130() {
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
     let mut child = run.spawn().expect("starts");
-    // Let it reach the wait (its first poll comes after one interval).
-    std::thread::sleep(Duration::from_millis(1500));
+    // Wait for the wait to begin (its line on stderr), and a moment more for its
+    // Ctrl-C handler to be in place.
+    let stderr = child.stderr.take().unwrap();
+    let (lines, seen) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
+            let line = line.unwrap_or_default();
+            let _ = lines.send(line.clone());
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    loop {
+        let line = seen
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the wait begins");
+        if line.starts_with("waiting for installation") {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(200));
     let killed = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -234,8 +255,7 @@ fn ctrl_c_stops_a_wait_with_exit_130() {
         std::thread::sleep(Duration::from_millis(10));
     };
     assert_eq!(status.code(), Some(130));
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let stderr = reader.join().unwrap();
     assert!(stderr.contains("error: interrupted"), "{stderr}");
 }
 
