@@ -2,7 +2,7 @@
 
 use clap::CommandFactory;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, OutputFormat};
 use crate::commands::{self, Context};
 use crate::failure::Failure;
 use crate::output::Printer;
@@ -11,15 +11,43 @@ use crate::{config, sandbox};
 
 pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
     let Cli { global, command } = cli;
-    if let Command::Completions { shell } = command {
-        let mut command = Cli::command();
-        clap_complete::generate(shell, &mut command, "hostapi", &mut std::io::stdout());
-        return Ok(());
+    let command = match command {
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "hostapi", &mut std::io::stdout());
+            return Ok(());
+        }
+        Command::Config(command) => {
+            let printer = Printer::new(global.output, global.show_secrets);
+            return commands::config::run(&global, &printer, command);
+        }
+        other => other,
+    };
+    let tour = matches!(command, Command::Tour);
+    if tour && !global.sandbox {
+        return Err(Failure::usage(
+            "the tour changes DNS records, powers a server off and installs another: it runs only in the sandbox",
+        )
+        .hint("run `hostapi --sandbox tour`"));
     }
-    let printer = Printer::new(global.output, global.show_secrets);
-    let (_sandbox, client) = if global.sandbox {
+    let output = if tour {
+        // The tour is for reading: a table even through a pipe, never JSON.
+        if global.output == Some(OutputFormat::Json) {
+            return Err(Failure::usage("the tour prints for people, not JSON")
+                .hint("run the commands the tour shows with --output json"));
+        }
+        Some(OutputFormat::Table)
+    } else {
+        global.output
+    };
+    let printer = Printer::new(output, global.show_secrets);
+    let (_sandbox, client, wait) = if global.sandbox {
         let (sim, client) = sandbox::start(global.sandbox_time_scale).await?;
-        (Some(sim), client)
+        (
+            Some(sim),
+            client,
+            WaitSettings::sandbox(global.sandbox_time_scale),
+        )
     } else {
         let settings = config::resolve(&global)?;
         let mut builder = hostapi::Client::builder();
@@ -38,13 +66,15 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
         if let Some(customer) = settings.cdn_customer {
             builder = builder.cdn_customer(customer);
         }
-        (None, builder.build()?)
+        (None, builder.build()?, WaitSettings::service())
     };
     let context = Context {
         client,
         printer,
-        yes: global.yes,
-        wait: WaitSettings::default(),
+        // The tour runs only in the sandbox, where nothing real is lost.
+        yes: global.yes || (tour && global.sandbox),
+        wait,
+        sandbox: global.sandbox,
     };
     commands::run(&context, command).await
 }

@@ -7,16 +7,31 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands;
 
-/// What the exit codes mean; shown under `hostapi --help`.
-pub(crate) const EXIT_CODES: &str = "\
-Exit codes:
-  0  success
-  1  the API or the network failed (server error, bad answer, timeout)
-  2  usage: a bad flag or argument (nothing was sent)
-  3  authentication: missing or refused credentials
-  4  not found
-  5  a wait ended without reaching its goal (deadline, or a failed state)
-  130 interrupted (Ctrl-C)";
+/// What the exit codes mean; shown under `hostapi --help` (a macro, so `concat!` can
+/// join it to the examples).
+macro_rules! exit_codes {
+    () => {
+        "Exit codes:
+  0   success
+  1   the API or the network failed (server error, bad answer, timeout)
+  2   usage: a bad flag or argument (nothing was sent)
+  3   authentication: missing or refused credentials
+  4   not found
+  5   a wait ended without reaching its goal (deadline, or a failed state)
+  130 interrupted (Ctrl-C)"
+    };
+}
+
+/// The examples of `hostapi --help`.
+macro_rules! examples {
+    () => {
+        "Examples:
+  hostapi --sandbox tour
+  hostapi --sandbox bare-metal list
+  hostapi --sandbox vps get 100001 --output json
+"
+    };
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -28,8 +43,9 @@ Exit codes:
                   Credentials come from flags, then the environment (HOSTAPI_API_KEY, HOSTAPI_BASE_URL, \
                   HOSTAPI_CDN_SECRET, HOSTAPI_CDN_CUSTOMER, HOSTAPI_CDN_BASE_URL), then a profile of \
                   ~/.config/hostapi/config.toml. Try everything without an account: --sandbox.",
-    after_help = concat!("Examples:\n  hostapi --sandbox tour\n  hostapi --sandbox bare-metal list\n  hostapi vps get 1234 --output json\n\n", "Exit codes: see `hostapi --help`."),
-    after_long_help = EXIT_CODES,
+    after_help = concat!(examples!(), "\nExit codes: see `hostapi --help`."),
+    after_long_help = concat!(examples!(), "\n", exit_codes!()),
+    max_term_width = 100,
     propagate_version = true
 )]
 pub(crate) struct Cli {
@@ -41,9 +57,11 @@ pub(crate) struct Cli {
 
 /// Flags every command takes, anywhere on the line.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Global options")]
 pub(crate) struct GlobalArgs {
-    /// Run against an embedded simulator of the three APIs (no account needed).
-    #[arg(long, global = true, conflicts_with_all = ["base_url", "cdn_base_url", "profile"])]
+    /// Run against an embedded simulator of the three APIs (no account needed; the
+    /// config file and credentials are not read).
+    #[arg(long, global = true, conflicts_with_all = ["base_url", "cdn_base_url"])]
     pub(crate) sandbox: bool,
     /// v1 and cloud base URL (https://…; http:// only for loopback hosts).
     #[arg(long, global = true, value_name = "URL")]
@@ -95,14 +113,75 @@ pub(crate) enum OutputFormat {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Virtual servers of the v1 API.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi vps list\n  hostapi vps get 100001"
+    )]
     Vps(commands::vps::VpsCommand),
+    /// Cloud servers of the cloud v2 API: power, credentials, metrics; private clouds.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi cloud list\n  hostapi cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --wait"
+    )]
+    Cloud(commands::cloud::CloudCommand),
+    /// Domain names: list, read, change the TTL.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi domains list\n  hostapi domains set-ttl acme-1.com 3600"
+    )]
+    Domains(commands::domains::DomainsCommand),
+    /// DNS records of a domain: list, read, create, update, delete.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi dns list acme-1.com\n  hostapi dns create acme-1.com --name api.acme-1.com --type A --content 192.0.2.10"
+    )]
+    Dns(commands::dns::DnsCommand),
+    /// Bare metal servers: power, switch port, install, rescue, leases, IPs, usage.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi bare-metal list\n  hostapi bare-metal install 20001 --os 9 --yes --wait"
+    )]
+    BareMetal(commands::bare_metal::BareMetalCommand),
+    /// Private racks: read, their IPs and network usage.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi racks list\n  hostapi racks ips list 7001"
+    )]
+    Racks(commands::racks::RacksCommand),
     /// IP addresses (reverse DNS, null routing) of any server.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi ips update 85.17.0.10 --reverse-lookup web.example.com"
+    )]
     Ips(commands::ips::IpsCommand),
+    /// Private networks between bare metal servers, and their members.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi networks list\n  hostapi networks members add 502 20003 --wait"
+    )]
+    Networks(commands::networks::NetworksCommand),
+    /// Catalogues: operating systems, control panels, rescue images, partition
+    /// schemas, services.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi catalog operating-systems list\n  hostapi catalog partition-schema get 9 20001"
+    )]
+    Catalog(commands::catalog::CatalogCommand),
+    /// The CDN: purges, customer, sub-customers, access control list, origins.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi cdn purge 1001 /index.html --wait\n  hostapi cdn origins list"
+    )]
+    Cdn(commands::cdn::CdnCommand),
+    /// A guided tour of all three APIs against the sandbox (needs --sandbox).
+    #[command(after_help = "Example:\n  hostapi --sandbox tour")]
+    Tour,
+    /// Show the settings in effect and where each comes from.
+    #[command(subcommand, after_help = "Example:\n  hostapi config show")]
+    Config(commands::config::ConfigCommand),
     /// Print a shell completion script.
     #[command(
-        after_help = "Example:\n  hostapi completions bash > ~/.local/share/bash-completion/completions/hostapi"
+        after_help = "Examples:\n  hostapi completions bash > ~/.local/share/bash-completion/completions/hostapi\n  hostapi completions zsh > ~/.zfunc/_hostapi\n  hostapi completions fish > ~/.config/fish/completions/hostapi.fish"
     )]
     Completions {
         /// The shell.

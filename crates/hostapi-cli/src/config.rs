@@ -31,6 +31,43 @@ pub(crate) struct Settings {
     pub(crate) cdn_customer: Option<String>,
 }
 
+/// Where a setting came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// A command line flag.
+    Flag(&'static str),
+    /// An environment variable.
+    Env(&'static str),
+    /// A profile of the config file.
+    Profile(String),
+    /// Nowhere: not set.
+    Unset,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Flag(flag) => write!(f, "flag {flag}"),
+            Source::Env(var) => write!(f, "environment {var}"),
+            Source::Profile(name) => write!(f, "config profile {name}"),
+            Source::Unset => f.write_str("not set"),
+        }
+    }
+}
+
+/// The settings with where each came from, the config file and the profile used.
+pub(crate) struct Resolved {
+    pub(crate) settings: Settings,
+    /// (setting name, source), in the order of [`Settings`]'s fields.
+    pub(crate) sources: Vec<(&'static str, Source)>,
+    /// The config file consulted (it may not exist).
+    pub(crate) file: Option<PathBuf>,
+    /// Whether that file exists.
+    pub(crate) file_exists: bool,
+    /// The profile used, when the file has one to use.
+    pub(crate) profile: Option<String>,
+}
+
 /// The config file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,63 +103,111 @@ pub(crate) fn default_path() -> Option<PathBuf> {
 
 /// Applies precedence: a flag wins over the environment, which wins over the profile.
 pub(crate) fn resolve(global: &GlobalArgs) -> Result<Settings, Failure> {
+    resolve_with_sources(global).map(|resolved| resolved.settings)
+}
+
+/// Applies precedence (see [`resolve`]) and tells where each setting came from.
+pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Failure> {
     let explicit_file = global.config.clone();
     let path = explicit_file.clone().or_else(default_path);
+    let file_exists = path.as_deref().is_some_and(Path::exists);
     let file = match &path {
-        Some(path) if path.exists() => read(path)?,
+        Some(path) if file_exists => read(path)?,
         Some(path) if explicit_file.is_some() => {
-            return Err(Failure::usage(format!(
-                "config file {} does not exist",
-                path.display()
-            )));
+            return Err(
+                Failure::usage(format!("config file {} does not exist", path.display()))
+                    .hint("check --config / HOSTAPI_CONFIG, or create the file"),
+            );
         }
         _ => ConfigFile::default(),
     };
     let profile_name = global.profile.clone().or(file.default_profile.clone());
-    let profile = match &profile_name {
-        Some(name) => file.profiles.get(name).cloned().ok_or_else(|| {
-            let known: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
-            Failure::usage(format!("no profile `{name}` in the config file")).hint(
-                if known.is_empty() {
-                    format!(
-                        "add [profiles.{name}] to {}",
-                        path.as_deref()
-                            .map_or("the config file".into(), |p| p.display().to_string())
-                    )
-                } else {
-                    format!("known profiles: {}", known.join(", "))
-                },
-            )
-        })?,
-        None => file.profiles.get("default").cloned().unwrap_or_default(),
+    let (profile_used, profile) = match &profile_name {
+        Some(name) => {
+            let profile = file.profiles.get(name).cloned().ok_or_else(|| {
+                let known: Vec<&str> = file.profiles.keys().map(String::as_str).collect();
+                Failure::usage(format!("no profile `{name}` in the config file")).hint(
+                    if known.is_empty() {
+                        format!(
+                            "add [profiles.{name}] to {}",
+                            path.as_deref()
+                                .map_or("the config file".into(), |p| p.display().to_string())
+                        )
+                    } else {
+                        format!("known profiles: {}", known.join(", "))
+                    },
+                )
+            })?;
+            (Some(name.clone()), profile)
+        }
+        None => match file.profiles.get("default") {
+            Some(profile) => (Some("default".to_owned()), profile.clone()),
+            None => (None, Profile::default()),
+        },
     };
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-    Ok(Settings {
-        base_url: global
-            .base_url
-            .clone()
-            .or_else(|| env(hostapi::ENV_BASE_URL))
-            .or(profile.base_url),
-        api_key: global
-            .api_key
-            .clone()
-            .or_else(|| env(hostapi::ENV_API_KEY))
-            .or(profile.api_key),
-        cdn_base_url: global
-            .cdn_base_url
-            .clone()
-            .or_else(|| env(hostapi::ENV_CDN_BASE_URL))
-            .or(profile.cdn_base_url),
-        cdn_secret: global
-            .cdn_secret
-            .clone()
-            .or_else(|| env(hostapi::ENV_CDN_SECRET))
-            .or(profile.cdn_secret),
-        cdn_customer: global
-            .cdn_customer
-            .clone()
-            .or_else(|| env(hostapi::ENV_CDN_CUSTOMER))
-            .or(profile.cdn_customer),
+    let mut sources = Vec::new();
+    let mut pick = |name: &'static str,
+                    flag_name: &'static str,
+                    flag: &Option<String>,
+                    var: &'static str,
+                    from_profile: Option<String>| {
+        let (value, source) = if let Some(value) = flag.clone() {
+            (Some(value), Source::Flag(flag_name))
+        } else if let Some(value) = env(var) {
+            (Some(value), Source::Env(var))
+        } else if let Some(value) = from_profile {
+            let name = profile_used.clone().unwrap_or_default();
+            (Some(value), Source::Profile(name))
+        } else {
+            (None, Source::Unset)
+        };
+        sources.push((name, source));
+        value
+    };
+    let settings = Settings {
+        base_url: pick(
+            "base_url",
+            "--base-url",
+            &global.base_url,
+            hostapi::ENV_BASE_URL,
+            profile.base_url,
+        ),
+        api_key: pick(
+            "api_key",
+            "--api-key",
+            &global.api_key,
+            hostapi::ENV_API_KEY,
+            profile.api_key,
+        ),
+        cdn_base_url: pick(
+            "cdn_base_url",
+            "--cdn-base-url",
+            &global.cdn_base_url,
+            hostapi::ENV_CDN_BASE_URL,
+            profile.cdn_base_url,
+        ),
+        cdn_secret: pick(
+            "cdn_secret",
+            "--cdn-secret",
+            &global.cdn_secret,
+            hostapi::ENV_CDN_SECRET,
+            profile.cdn_secret,
+        ),
+        cdn_customer: pick(
+            "cdn_customer",
+            "--cdn-customer",
+            &global.cdn_customer,
+            hostapi::ENV_CDN_CUSTOMER,
+            profile.cdn_customer,
+        ),
+    };
+    Ok(Resolved {
+        settings,
+        sources,
+        file: path,
+        file_exists,
+        profile: profile_used,
     })
 }
 

@@ -1,5 +1,5 @@
 //! How a failed command ends: one clear line on stderr, a hint that fixes it, and an
-//! exit code a script can test (see `cli::EXIT_CODES`).
+//! exit code a script can test (see `exit_codes!` in `cli.rs`).
 
 use hostapi::Error;
 
@@ -54,6 +54,22 @@ impl Failure {
     }
 }
 
+/// The operations of the CDN interface, whose 403 means a refused signature.
+const CDN_OPERATIONS: &[&str] = &[
+    "purgeZoneContent",
+    "getPurgeJob",
+    "getCustomer",
+    "getSubCustomer",
+    "upsertSubCustomer",
+    "getAcl",
+    "replaceAcl",
+    "deleteAcl",
+    "listOrigins",
+    "getOrigin",
+    "createOrigin",
+    "updateOrigin",
+];
+
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
         let message = error.to_string();
@@ -69,9 +85,25 @@ impl From<Error> for Failure {
                 ),
                 _ => (USAGE, "check the value and try again; nothing was sent".to_owned()),
             },
-            Error::Status { status: 401 | 403, .. } => (
+            Error::Status { status: 401, .. } => (
                 AUTH,
-                "the service refused the credentials: check the API key (or CDN secret and customer number), and the clock for CDN calls".to_owned(),
+                "the service refused the credentials: check the API key (HOSTAPI_API_KEY, --api-key or the profile; `hostapi config show` tells which is used)".to_owned(),
+            ),
+            Error::Status { status: 403, operation, .. } if CDN_OPERATIONS.contains(operation) => (
+                AUTH,
+                "the CDN refused the signed call: check the CDN secret and customer number (`hostapi config show`), and this machine's clock (signatures hold for 5 minutes)".to_owned(),
+            ),
+            Error::Status { status: 403, .. } => (
+                AUTH,
+                "the service refuses this request for this account or resource (its message says why); if it should be allowed, check the API key".to_owned(),
+            ),
+            Error::Status { status: 409, .. } => (
+                API,
+                "the resource is busy or already so (e.g. an installation runs): wait for it, then retry".to_owned(),
+            ),
+            Error::Status { status: 400 | 422, .. } => (
+                API,
+                "the service rejected a value; its message names the field".to_owned(),
             ),
             Error::Status { status: 404, .. } => (NOT_FOUND, "check the id; `list` shows what exists".to_owned()),
             Error::Status { status: 429, .. } => (API, "the service is rate limiting: wait a little and retry".to_owned()),
@@ -93,5 +125,43 @@ impl From<Error> for Failure {
             hint: Some(hint),
             code,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hostapi::ErrorBody;
+
+    fn status(operation: &'static str, status: u16) -> Failure {
+        Failure::from(Error::Status {
+            operation,
+            status,
+            body: ErrorBody::parse(br#"{"errorCode":"403","errorMessage":"no"}"#),
+        })
+    }
+
+    #[test]
+    fn statuses_map_to_codes_and_hints_that_fit() {
+        let refused = status("listVirtualServers", 401);
+        assert_eq!(refused.code, AUTH);
+        assert!(refused.hint.unwrap().contains("API key"));
+        let signature = status("getAcl", 403);
+        assert_eq!(signature.code, AUTH);
+        assert!(signature.hint.unwrap().contains("clock"));
+        let forbidden = status("updateDomainTtl", 403);
+        assert_eq!(forbidden.code, AUTH);
+        assert!(forbidden.hint.unwrap().contains("its message says why"));
+        assert_eq!(status("getBareMetal", 404).code, NOT_FOUND);
+        let busy = status("installBareMetal", 409);
+        assert_eq!(busy.code, API);
+        assert!(busy.hint.unwrap().contains("wait for it"));
+        assert_eq!(status("getBareMetal", 503).code, API);
+        let usage = Failure::from(Error::InvalidInput {
+            argument: "ttl".into(),
+            reason: "too small".into(),
+        });
+        assert_eq!(usage.code, USAGE);
+        assert!(usage.hint.unwrap().contains("nothing was sent"));
     }
 }

@@ -92,19 +92,95 @@ impl Printer {
         if self.is_json() {
             return emit_json(&json);
         }
+        self.table_of(&json, columns)
+    }
+
+    /// Prints a record that holds a list (a lease list with its metadata): its JSON as
+    /// it is, or a table of the array under `key` with the given columns.
+    pub(crate) fn list_at<T: Serialize + ?Sized>(
+        &self,
+        value: &T,
+        key: &str,
+        columns: &[Column],
+    ) -> Result<(), Failure> {
+        let json = self.to_json(value)?;
+        if self.is_json() {
+            return emit_json(&json);
+        }
+        let items = json.get(key).cloned().unwrap_or(Value::Array(Vec::new()));
+        self.table_of(&items, columns)
+    }
+
+    /// Prints JSON the CLI put together itself (`config show`): as it is, or as a
+    /// two-column table.
+    pub(crate) fn value(&self, json: &Value) -> Result<(), Failure> {
+        if self.is_json() {
+            return emit_json(json);
+        }
+        let mut rows = Vec::new();
+        flatten(json, String::new(), &mut rows);
+        let mut table = self.table(&["FIELD", "VALUE"]);
+        for (key, value) in rows {
+            table.add_row(vec![Cell::new(key), Cell::new(value)]);
+        }
+        emit(&table.to_string())
+    }
+
+    /// Prints text for people (a chart, a heading) on stdout; never in JSON mode.
+    pub(crate) fn text(&self, text: &str) -> Result<(), Failure> {
+        if self.is_json() {
+            return Ok(());
+        }
+        emit(text.trim_end_matches('\n'))
+    }
+
+    /// Prints a table of rows the command put together from the JSON (a usage
+    /// report's ports); never in JSON mode.
+    pub(crate) fn rows(&self, headers: &[&str], rows: Vec<Vec<String>>) -> Result<(), Failure> {
+        if self.is_json() {
+            return Ok(());
+        }
+        let mut table = self.table(headers);
+        for row in rows {
+            table.add_row(row.into_iter().map(Cell::new).collect::<Vec<_>>());
+        }
+        emit(&table.to_string())
+    }
+
+    /// Prints (name, value) pairs as two aligned columns without a header (a
+    /// report's totals); never in JSON mode.
+    pub(crate) fn pairs(&self, pairs: Vec<(String, String)>) -> Result<(), Failure> {
+        if self.is_json() || pairs.is_empty() {
+            return Ok(());
+        }
+        let mut table = self.table(&[]);
+        for (name, value) in pairs {
+            table.add_row(vec![Cell::new(name), Cell::new(value)]);
+        }
+        emit(&table.to_string())
+    }
+
+    /// Whether output may be coloured.
+    pub(crate) fn colour(&self) -> bool {
+        self.color
+    }
+
+    /// A table with the given columns of the items of a JSON array.
+    fn table_of(&self, items: &Value, columns: &[Column]) -> Result<(), Failure> {
+        let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
+        if items.is_empty() {
+            eprintln!("(none)");
+            return Ok(());
+        }
         let headers: Vec<&str> = columns.iter().map(|c| c.header).collect();
         let mut table = self.table(&headers);
-        for item in json.as_array().map(Vec::as_slice).unwrap_or_default() {
+        for item in items {
             table.add_row(
                 columns
                     .iter()
                     .map(|c| Cell::new(lookup(item, c.path)))
                     .collect::<Vec<_>>(),
             );
-        }
-        if items.is_empty() {
-            eprintln!("(none)");
-            return Ok(());
         }
         emit(&table.to_string())
     }
@@ -126,6 +202,12 @@ impl Printer {
         if table.width().is_some_and(|width| width >= 40) {
             table.set_content_arrangement(ContentArrangement::Dynamic);
         }
+        if !self.color {
+            table.force_no_tty();
+        }
+        if headers.is_empty() {
+            return table;
+        }
         if self.color {
             table.enforce_styling();
             table.set_header(
@@ -134,7 +216,6 @@ impl Printer {
                     .map(|h| Cell::new(h).add_attribute(Attribute::Bold).fg(Color::Cyan)),
             );
         } else {
-            table.force_no_tty();
             table.set_header(headers.iter().map(Cell::new));
         }
         table
@@ -206,22 +287,61 @@ pub(crate) fn lookup(value: &Value, path: &str) -> String {
         .join(", ")
 }
 
-fn scalar(value: &Value) -> String {
+/// The text of one value for a table cell.
+pub(crate) fn scalar(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
         Value::Number(n) => n.to_string(),
         Value::Bool(b) => if *b { "yes" } else { "no" }.to_owned(),
         Value::Array(items) => items.iter().map(scalar).collect::<Vec<_>>().join(", "),
+        Value::Object(map) if is_quantity(map) => {
+            let unit = map.get("unit").or_else(|| map.get("currency"));
+            match unit {
+                Some(unit) => format!("{} {}", scalar(&map["amount"]), unit_text(&scalar(unit))),
+                None => scalar(&map["amount"]),
+            }
+        }
         Value::Object(_) => value.to_string(),
+    }
+}
+
+/// A unit as people write it: bit rates serialise in lower case (`mbps`).
+fn unit_text(unit: &str) -> String {
+    match unit {
+        "kbps" => "kbps".to_owned(),
+        "mbps" => "Mbps".to_owned(),
+        "gbps" => "Gbps".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// Whether an object is a quantity (`{amount, unit}`) or money (`{amount,
+/// currency}`), which read as one value: `5000 GB`.
+fn is_quantity(map: &serde_json::Map<String, Value>) -> bool {
+    map.contains_key("amount")
+        && map
+            .keys()
+            .all(|k| matches!(k.as_str(), "amount" | "unit" | "currency"))
+}
+
+/// Whether a value fills one table cell: a scalar, a quantity, or a list of scalars.
+fn reads_as_one(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => is_quantity(map),
+        Value::Array(items) => !items.iter().any(|i| i.is_object() || i.is_array()),
+        _ => true,
     }
 }
 
 /// Flattens a record into (dotted key, text) rows for a two-column table.
 fn flatten(value: &Value, prefix: String, rows: &mut Vec<(String, String)>) {
     match value {
-        Value::Object(map) => {
-            for (key, child) in map {
+        Value::Object(map) if !is_quantity(map) => {
+            // A record's own values first (id, name…), then its parts.
+            let (plain, nested): (Vec<_>, Vec<_>) =
+                map.iter().partition(|(_, child)| reads_as_one(child));
+            for (key, child) in plain.into_iter().chain(nested) {
                 let name = if prefix.is_empty() {
                     key.clone()
                 } else {
@@ -255,16 +375,32 @@ mod tests {
     }
 
     #[test]
-    fn records_flatten_to_dotted_rows() {
-        let value = serde_json::json!({"a": {"b": 1}, "list": [{"x": 1}], "tags": ["p", "q"], "none": null});
+    fn quantities_read_as_one_value() {
+        let value = serde_json::json!({"limit": {"amount": "5000", "unit": "GB"}, "price": {"amount": "1.50"}});
+        assert_eq!(lookup(&value, "limit"), "5000 GB");
         let mut rows = Vec::new();
         flatten(&value, String::new(), &mut rows);
         assert_eq!(
             rows,
             [
+                ("limit".into(), "5000 GB".into()),
+                ("price".into(), "1.50".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn records_flatten_to_dotted_rows_own_values_first() {
+        let value = serde_json::json!({"a": {"b": 1}, "list": [{"x": 1}], "tags": ["p", "q"], "none": null, "z": 2});
+        let mut rows = Vec::new();
+        flatten(&value, String::new(), &mut rows);
+        assert_eq!(
+            rows,
+            [
+                ("tags".into(), "p, q".into()),
+                ("z".into(), "2".into()),
                 ("a.b".into(), "1".into()),
                 ("list[0].x".into(), "1".into()),
-                ("tags".into(), "p, q".into())
             ]
         );
     }

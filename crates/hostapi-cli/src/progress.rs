@@ -7,19 +7,37 @@ use std::time::Duration;
 
 use hostapi::{WaitOptions, WaitProgress};
 use indicatif::{ProgressBar, ProgressStyle};
+use tokio::time::Instant;
 
-use crate::failure::Failure;
+use crate::failure::{Failure, WAIT};
 
-/// How often waits poll, and how long they may take, unless a command says otherwise.
+/// How often waits poll, and how long they may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct WaitSettings {
     pub(crate) interval: Duration,
     pub(crate) timeout: Duration,
 }
 
-impl Default for WaitSettings {
-    fn default() -> Self {
+impl WaitSettings {
+    /// Against the real service: a poll every 5 s, for at most 30 minutes (a bare
+    /// metal installation can take that long).
+    pub(crate) fn service() -> Self {
         Self {
-            interval: Duration::from_secs(2),
+            interval: Duration::from_secs(5),
+            timeout: Duration::from_secs(30 * 60),
+        }
+    }
+
+    /// In the sandbox: a poll every 15 simulated seconds (a quarter of a second at the
+    /// default time scale of 60), never more often than every 10 ms.
+    pub(crate) fn sandbox(time_scale: f64) -> Self {
+        let seconds = if time_scale.is_finite() && time_scale > 0.0 {
+            15.0 / time_scale
+        } else {
+            0.25
+        };
+        Self {
+            interval: Duration::from_secs_f64(seconds.clamp(0.01, 5.0)),
             timeout: Duration::from_secs(30 * 60),
         }
     }
@@ -29,6 +47,7 @@ impl Default for WaitSettings {
 pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     last_line: Arc<Mutex<String>>,
+    started: Instant,
 }
 
 impl Progress {
@@ -50,6 +69,29 @@ impl Progress {
         Self {
             bar,
             last_line: Arc::new(Mutex::new(String::new())),
+            started: Instant::now(),
+        }
+    }
+
+    /// Shows the state seen at a poll.
+    fn update(
+        bar: Option<&ProgressBar>,
+        last_line: &Mutex<String>,
+        line: String,
+        elapsed: Duration,
+    ) {
+        match bar {
+            Some(bar) => bar.set_message(line),
+            None => {
+                // Plain output: a line when the state changes, not on every poll.
+                let mut last = last_line
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if *last != line {
+                    eprintln!("{line} ({:.1}s)", elapsed.as_secs_f64());
+                    *last = line;
+                }
+            }
         }
     }
 
@@ -61,29 +103,32 @@ impl Progress {
             .interval(settings.interval)
             .timeout(settings.timeout)
             .on_progress(move |p: &WaitProgress| {
-                let line = format!("{}: {}", p.what, p.state);
-                match &bar {
-                    Some(bar) => bar.set_message(line),
-                    None => {
-                        // Plain output: a line when the state changes, not on every poll.
-                        let mut last = last_line
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner);
-                        if *last != line {
-                            eprintln!("{line} ({}s)", p.elapsed.as_secs());
-                            *last = line;
-                        }
-                    }
-                }
+                Self::update(
+                    bar.as_ref(),
+                    &last_line,
+                    format!("{}: {}", p.what, p.state),
+                    p.elapsed,
+                );
             })
     }
 
-    /// Ends the display with a final line.
+    /// Shows a state seen by a poll loop of the CLI's own.
+    fn report(&self, what: &str, state: &str, elapsed: Duration) {
+        Self::update(
+            self.bar.as_ref(),
+            &self.last_line,
+            format!("{what}: {state}"),
+            elapsed,
+        );
+    }
+
+    /// Ends the display with a final line and the time the wait took (the spinner
+    /// goes, so what follows on the terminal starts on a line of its own).
     pub(crate) fn finish(self, line: &str) {
-        match self.bar {
-            Some(bar) => bar.finish_with_message(line.to_owned()),
-            None => eprintln!("{line}"),
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
         }
+        eprintln!("{line} ({:.1}s)", self.started.elapsed().as_secs_f64());
     }
 
     /// Ends the display without a line (an error follows).
@@ -105,7 +150,8 @@ pub(crate) async fn interruptible<T>(
     }
 }
 
-/// Waits for `wait` with a progress display, ending it with `done` on success.
+/// Waits for `wait` (an SDK waiter given the options) with a progress display, ending
+/// it with `done` on success.
 pub(crate) async fn wait_with_progress<T>(
     what: &str,
     settings: &WaitSettings,
@@ -124,5 +170,115 @@ pub(crate) async fn wait_with_progress<T>(
             progress.abandon();
             Err(failure)
         }
+    }
+}
+
+/// What one poll of [`poll_with_progress`] saw.
+pub(crate) enum Polled<T> {
+    /// The goal is reached.
+    Done(T),
+    /// Not yet; the state seen.
+    Pending(String),
+}
+
+/// A poll loop of the CLI's own, for operations the SDK has no waiter for (a CDN
+/// purge): polls at the settings' interval until `poll` answers done, the deadline
+/// passes (exit code 5) or Ctrl-C (130), with the same progress display as the SDK's
+/// waiters.
+pub(crate) async fn poll_with_progress<T>(
+    what: &str,
+    settings: &WaitSettings,
+    done: &str,
+    mut poll: impl AsyncFnMut() -> Result<Polled<T>, hostapi::Error>,
+) -> Result<T, Failure> {
+    let progress = Progress::start(what);
+    let started = Instant::now();
+    let outcome = interruptible(async {
+        loop {
+            let state = match poll().await? {
+                Polled::Done(value) => return Ok(value),
+                Polled::Pending(state) => state,
+            };
+            let elapsed = started.elapsed();
+            progress.report(what, &state, elapsed);
+            if elapsed + settings.interval > settings.timeout {
+                return Err(Failure::new(
+                    WAIT,
+                    format!(
+                        "gave up waiting for {what} after {:.1}s; last seen: {state}",
+                        elapsed.as_secs_f64()
+                    ),
+                )
+                .hint("the operation goes on in the background; check again later"));
+            }
+            tokio::time::sleep(settings.interval).await;
+        }
+    })
+    .await;
+    match outcome {
+        Ok(value) => {
+            progress.finish(done);
+            Ok(value)
+        }
+        Err(failure) => {
+            progress.abandon();
+            Err(failure)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sandbox_polls_follow_the_time_scale() {
+        assert_eq!(
+            WaitSettings::sandbox(60.0).interval,
+            Duration::from_millis(250)
+        );
+        assert_eq!(
+            WaitSettings::sandbox(1e9).interval,
+            Duration::from_millis(10)
+        );
+        assert_eq!(WaitSettings::sandbox(1.0).interval, Duration::from_secs(5));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_own_poll_loop_ends_at_the_deadline_with_the_wait_code() {
+        let settings = WaitSettings {
+            interval: Duration::from_secs(1),
+            timeout: Duration::from_secs(3),
+        };
+        let mut polls = 0;
+        let failure = poll_with_progress::<()>("purge 1", &settings, "done", async || {
+            polls += 1;
+            Ok(Polled::Pending("queued".to_owned()))
+        })
+        .await
+        .unwrap_err();
+        assert_eq!(failure.code, WAIT);
+        assert!(
+            failure.message.contains("after 3.0s; last seen: queued"),
+            "{}",
+            failure.message
+        );
+        // Polls at 0, 1, 2 and 3 s; a fifth would end past the deadline.
+        assert_eq!(polls, 4);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_own_poll_loop_answers_what_the_last_poll_found() {
+        let settings = WaitSettings {
+            interval: Duration::from_secs(1),
+            timeout: Duration::from_secs(60),
+        };
+        let mut states = vec![Polled::Done(7), Polled::Pending("queued".to_owned())];
+        let value = poll_with_progress("purge 1", &settings, "done", async || {
+            Ok(states.pop().unwrap_or(Polled::Done(0)))
+        })
+        .await
+        .unwrap();
+        assert_eq!(value, 7);
     }
 }

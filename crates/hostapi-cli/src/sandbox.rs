@@ -2,7 +2,7 @@
 //! 127.0.0.1 for the duration of one command.
 
 use hostapi::Client;
-use hostapi_sim::{Sim, SimConfig};
+use hostapi_sim::{Sim, SimConfig, SimError};
 
 use crate::failure::{API, Failure};
 
@@ -15,9 +15,10 @@ pub(crate) async fn start(time_scale: f64) -> Result<(Sim, Client), Failure> {
     let config = SimConfig::default()
         .with_seed(SEED)
         .with_time_scale(time_scale);
-    let sim = Sim::start(config)
-        .await
-        .map_err(|e| Failure::new(API, format!("cannot start the sandbox: {e}")))?;
+    let sim = Sim::start(config).await.map_err(|e| match e {
+        SimError::Config(reason) => Failure::usage(format!("cannot start the sandbox: {reason}")),
+        other => Failure::new(API, format!("cannot start the sandbox: {other}")),
+    })?;
     let client = Client::builder()
         .base_url(sim.base_url())
         .api_key(sim.api_key())

@@ -5,17 +5,28 @@ use hostapi::IpUpdate;
 
 use super::Context;
 use crate::failure::Failure;
+use crate::output::{Column, col};
+
+/// The columns of an IP list (bare metal and rack IPs).
+pub(crate) const IP_COLUMNS: &[Column] = &[
+    col("IP", "ip"),
+    col("REVERSE LOOKUP", "reverse_lookup"),
+    col("NULL ROUTED", "null_routed"),
+    col("GATEWAY", "gateway"),
+    col("NETMASK", "netmask"),
+    col("MONTHLY PRICE", "billing.monthly_price"),
+];
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum IpsCommand {
     /// Set an IP's reverse DNS name, or turn null routing on or off (one at a time).
     #[command(
-        after_help = "Examples:\n  hostapi ips update 192.0.2.10 --reverse-lookup web.example.com\n  hostapi ips update 192.0.2.10 --null-routed true"
+        after_help = "Examples:\n  hostapi ips update 85.17.0.10 --reverse-lookup web.example.com\n  hostapi ips update 85.17.0.10 --null-routed true"
     )]
     Update {
         /// The IP address.
         ip: String,
-        /// The reverse DNS name (PTR) to set.
+        /// The reverse DNS name (PTR) to set ("" clears it).
         #[arg(
             long,
             conflicts_with = "null_routed",
@@ -23,7 +34,7 @@ pub(crate) enum IpsCommand {
         )]
         reverse_lookup: Option<String>,
         /// Null-route the IP (true) or stop (false).
-        #[arg(long)]
+        #[arg(long, value_parser = super::parse_bool)]
         null_routed: Option<bool>,
     },
 }

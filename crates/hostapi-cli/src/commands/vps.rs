@@ -14,35 +14,35 @@ pub(crate) enum VpsCommand {
     #[command(after_help = "Example:\n  hostapi vps list")]
     List,
     /// Show one virtual server.
-    #[command(after_help = "Example:\n  hostapi vps get 1234")]
+    #[command(after_help = "Example:\n  hostapi vps get 100001")]
     Get {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>)]
         id: VirtualServerId,
     },
     /// Power a server on (asynchronous: prints the job).
-    #[command(after_help = "Example:\n  hostapi vps power-on 1234")]
+    #[command(after_help = "Example:\n  hostapi vps power-on 100001")]
     PowerOn {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>)]
         id: VirtualServerId,
     },
     /// Power a server off (asynchronous: prints the job).
-    #[command(after_help = "Example:\n  hostapi vps power-off 1234")]
+    #[command(after_help = "Example:\n  hostapi vps power-off 100001")]
     PowerOff {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>)]
         id: VirtualServerId,
     },
     /// Reboot a server (asynchronous: prints the job).
-    #[command(after_help = "Example:\n  hostapi vps reboot 1234")]
+    #[command(after_help = "Example:\n  hostapi vps reboot 100001")]
     Reboot {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>)]
         id: VirtualServerId,
     },
     /// Reinstall a server with its current operating system: its disks are wiped.
-    #[command(after_help = "Example:\n  hostapi vps reinstall 1234 --yes")]
+    #[command(after_help = "Example:\n  hostapi vps reinstall 100001 --yes")]
     Reinstall {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>)]

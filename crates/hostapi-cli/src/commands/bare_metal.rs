@@ -1,0 +1,531 @@
+//! `hostapi bare-metal`: bare metal servers — read, reference, switch port, power,
+//! install, rescue, installation status, passwords, DHCP leases, IPs, network usage.
+
+use clap::Subcommand;
+use hostapi::{
+    BareMetalId, InstallPartition, InstallRequest, NewDhcpLease, OperatingSystemId,
+    PartitionLayout, RescueImageId,
+};
+
+use super::ips::{IP_COLUMNS, ip_update};
+use super::usage::{self, UsageCommand};
+use super::{Context, WaitArgs, WaitTuning, parse_id};
+use crate::confirm::confirm;
+use crate::failure::Failure;
+use crate::output::col;
+use crate::progress::wait_with_progress;
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum BareMetalCommand {
+    /// List bare metal servers (id, name, type and reference; `get` shows the rest).
+    #[command(after_help = "Example:\n  hostapi bare-metal list")]
+    List,
+    /// Show one server: location, hardware, network, contract, SLA.
+    #[command(after_help = "Example:\n  hostapi bare-metal get 20001")]
+    Get {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+    /// Set a server's reference (your own label; "" clears it).
+    #[command(after_help = "Example:\n  hostapi bare-metal set-reference 20001 db-primary")]
+    SetReference {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        /// The new reference.
+        reference: String,
+    },
+    /// The server's switch port: read, open (connect), close (cut off the network).
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal switch-port get 20001"
+    )]
+    SwitchPort(SwitchPortCommand),
+    /// The server's power: read the status, power cycle.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal power get 20001"
+    )]
+    Power(PowerCommand),
+    /// Install an operating system: everything on the disks is lost (asks first;
+    /// --yes when not on a terminal).
+    #[command(
+        after_help = "Examples:\n  hostapi bare-metal install 20001 --os 9 --yes --wait\n  hostapi bare-metal install 20001 --os 9 --disk /dev/sda \\\n    --partition ext2:500:/boot --partition swap:4096 --partition ext4:*:/ --yes\n  hostapi bare-metal install 20001 --os 9 --raid-level 1 --raid-disks 2 --yes"
+    )]
+    Install {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        /// The operating system's id (see `hostapi catalog operating-systems list`).
+        #[arg(long = "os", value_name = "OS_ID", value_parser = parse_id::<OperatingSystemId>)]
+        os: OperatingSystemId,
+        /// The disk to partition (default: the service's own layout).
+        #[arg(long, value_name = "DEVICE", requires = "partitions")]
+        disk: Option<String>,
+        /// A partition, in order: FILESYSTEM:SIZE[:MOUNTPOINT], SIZE in MB or * for the
+        /// rest of the disk (e.g. ext4:*:/, swap:4096).
+        #[arg(long = "partition", value_name = "SPEC", value_parser = parse_partition, requires = "disk")]
+        partitions: Vec<InstallPartition>,
+        /// The bootable partition's index, from 0.
+        #[arg(long, default_value_t = 0, requires = "disk")]
+        bootable: usize,
+        /// Software RAID level: 0, 1, 5, 6 or 10.
+        #[arg(long, requires = "raid_disks")]
+        raid_level: Option<u8>,
+        /// How many disks software RAID spans.
+        #[arg(long, requires = "raid_level")]
+        raid_disks: Option<u32>,
+        #[command(flatten)]
+        wait: WaitArgs,
+    },
+    /// Boot the server into rescue mode (with --wait, prints the passwords once it
+    /// is up; [REDACTED] unless --show-secrets).
+    #[command(
+        after_help = "Example:\n  hostapi bare-metal rescue 20001 --image 121 --wait --show-secrets"
+    )]
+    Rescue {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        /// The rescue image's id (see `hostapi catalog rescue-images list`).
+        #[arg(long = "image", value_name = "IMAGE_ID", value_parser = parse_id::<RescueImageId>)]
+        image: RescueImageId,
+        #[command(flatten)]
+        wait: WaitArgs,
+    },
+    /// The installation status (also reports a rescue boot).
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal installation get 20001"
+    )]
+    Installation(InstallationCommand),
+    /// Show the initial root password and the rescue mode password ([REDACTED]
+    /// unless --show-secrets).
+    #[command(after_help = "Example:\n  hostapi bare-metal root-password 20001 --show-secrets")]
+    RootPassword {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+    /// DHCP leases (PXE boot) of a server.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal leases list 20001"
+    )]
+    Leases(LeasesCommand),
+    /// IP addresses of a server.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi bare-metal ips list 20001"
+    )]
+    Ips(BareMetalIpsCommand),
+    /// Network usage of a server: bandwidth and data traffic, as figures, charts or
+    /// the service's PNG graphs.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi bare-metal usage get 20001\n  hostapi bare-metal usage datatraffic 20001 --from 2024-01-01 --to 2024-01-14 --chart"
+    )]
+    Usage(UsageCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SwitchPortCommand {
+    /// Show whether the switch port is open or closed.
+    #[command(after_help = "Example:\n  hostapi bare-metal switch-port get 20001")]
+    Get {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+    /// Open the switch port (connect the server to the network).
+    #[command(after_help = "Example:\n  hostapi bare-metal switch-port open 20001")]
+    Open {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+    /// Close the switch port (cut the server off the network).
+    #[command(after_help = "Example:\n  hostapi bare-metal switch-port close 20001")]
+    Close {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum PowerCommand {
+    /// Show whether the server is powered on or off.
+    #[command(after_help = "Example:\n  hostapi bare-metal power get 20001")]
+    Get {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+    /// Power cycle (reboot) the server.
+    #[command(after_help = "Example:\n  hostapi bare-metal power cycle 20001")]
+    Cycle {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum InstallationCommand {
+    /// Show the installation status.
+    #[command(after_help = "Example:\n  hostapi bare-metal installation get 20001")]
+    Get {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+    /// Wait until no installation (or rescue boot) runs, showing progress.
+    #[command(
+        after_help = "Example:\n  hostapi bare-metal installation wait 20001 --wait-timeout 45m"
+    )]
+    Wait {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        #[command(flatten)]
+        tuning: WaitTuning,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum LeasesCommand {
+    /// List a server's DHCP leases.
+    #[command(after_help = "Example:\n  hostapi bare-metal leases list 20001")]
+    List {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+    /// Show the lease of one MAC address.
+    #[command(after_help = "Example:\n  hostapi bare-metal leases get 20001 00:25:90:03:88:8c")]
+    Get {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        /// The MAC address (any letter case, `:` or `-`).
+        mac: String,
+    },
+    /// Create a lease (PXE boot) for the server.
+    #[command(
+        after_help = "Example:\n  hostapi bare-metal leases create 20002 --boot-file http://192.0.2.5/pxe.ipxe \\\n    --boot-server 192.0.2.5 --dns-server 192.0.2.53"
+    )]
+    Create {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        /// The PXE boot file (a URL).
+        #[arg(long, value_name = "URL")]
+        boot_file: String,
+        /// The TFTP server's IP address.
+        #[arg(long, value_name = "IP")]
+        boot_server: String,
+        /// The DNS server's IP address.
+        #[arg(long, value_name = "IP")]
+        dns_server: String,
+    },
+    /// Delete the lease of one MAC address.
+    #[command(after_help = "Example:\n  hostapi bare-metal leases delete 20001 00:25:90:03:88:8c")]
+    Delete {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        /// The MAC address.
+        mac: String,
+    },
+    /// Delete every lease of the server (asks first; --yes when not on a terminal).
+    #[command(after_help = "Example:\n  hostapi bare-metal leases delete-all 20001 --yes")]
+    DeleteAll {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum BareMetalIpsCommand {
+    /// List a server's IP addresses.
+    #[command(after_help = "Example:\n  hostapi bare-metal ips list 20001")]
+    List {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+    },
+    /// Show one IP address of a server.
+    #[command(after_help = "Example:\n  hostapi bare-metal ips get 20001 85.17.0.10")]
+    Get {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        /// The IP address.
+        ip: String,
+    },
+    /// Set an IP's reverse DNS name, or turn null routing on or off (one at a time).
+    #[command(
+        after_help = "Example:\n  hostapi bare-metal ips update 20001 85.17.0.10 --reverse-lookup db.example.com"
+    )]
+    Update {
+        /// The server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        id: BareMetalId,
+        /// The IP address.
+        ip: String,
+        /// The reverse DNS name (PTR) to set ("" clears it).
+        #[arg(
+            long,
+            conflicts_with = "null_routed",
+            required_unless_present = "null_routed"
+        )]
+        reverse_lookup: Option<String>,
+        /// Null-route the IP (true) or stop (false).
+        #[arg(long, value_parser = super::parse_bool)]
+        null_routed: Option<bool>,
+    },
+}
+
+/// Parses `FILESYSTEM:SIZE[:MOUNTPOINT]`.
+fn parse_partition(value: &str) -> Result<InstallPartition, String> {
+    let mut parts = value.splitn(3, ':');
+    let filesystem = parts.next().unwrap_or_default().trim();
+    let size = parts.next().map(str::trim);
+    let mountpoint = parts.next().map(str::trim).filter(|m| !m.is_empty());
+    let (Some(size), false) = (size, filesystem.is_empty()) else {
+        return Err(format!(
+            "`{value}` is not FILESYSTEM:SIZE[:MOUNTPOINT] (e.g. ext4:*:/ or swap:4096)"
+        ));
+    };
+    let partition = if size == "*" {
+        InstallPartition::rest(filesystem)
+    } else {
+        let megabytes = size
+            .strip_suffix("MB")
+            .unwrap_or(size)
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| format!("`{size}` is not a size in MB (e.g. 4096) nor * (the rest)"))?;
+        InstallPartition::megabytes(filesystem, megabytes)
+    };
+    Ok(match mountpoint {
+        Some(path) => partition.mountpoint(path),
+        None => partition,
+    })
+}
+
+pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<(), Failure> {
+    let servers = context.client.bare_metals();
+    let out = &context.printer;
+    match command {
+        BareMetalCommand::List => out.list(
+            &servers.list().await?,
+            &[
+                col("ID", "id"),
+                col("NAME", "name"),
+                col("TYPE", "server_type"),
+                col("REFERENCE", "reference"),
+            ],
+        ),
+        BareMetalCommand::Get { id } => out.one(&servers.get(&id).await?),
+        BareMetalCommand::SetReference { id, reference } => {
+            out.one(&servers.set_reference(&id, &reference).await?)
+        }
+        BareMetalCommand::SwitchPort(command) => match command {
+            SwitchPortCommand::Get { id } => out.one(&servers.switch_port(&id).await?),
+            SwitchPortCommand::Open { id } => out.one(&servers.open_switch_port(&id).await?),
+            SwitchPortCommand::Close { id } => out.one(&servers.close_switch_port(&id).await?),
+        },
+        BareMetalCommand::Power(command) => match command {
+            PowerCommand::Get { id } => out.one(&servers.power_status(&id).await?),
+            PowerCommand::Cycle { id } => {
+                servers.power_cycle(&id).await?;
+                out.done(&format!("power cycle of bare metal server {id} requested"))
+            }
+        },
+        BareMetalCommand::Install {
+            id,
+            os,
+            disk,
+            partitions,
+            bootable,
+            raid_level,
+            raid_disks,
+            wait,
+        } => {
+            let mut request = InstallRequest::new(os.clone());
+            if let Some(disk) = disk {
+                let layout = partitions
+                    .into_iter()
+                    .fold(PartitionLayout::new(disk), PartitionLayout::partition)
+                    .bootable(bootable);
+                request = request.hdd(layout);
+            }
+            request.raid_level = raid_level;
+            request.number_disks = raid_disks;
+            install(context, &id, &request, &wait).await
+        }
+        BareMetalCommand::Rescue { id, image, wait } => {
+            servers.rescue(&id, &image).await?;
+            if !wait.wait {
+                return out.done(&format!(
+                    "rescue mode of bare metal server {id} launched; `hostapi bare-metal installation wait {id}` follows it"
+                ));
+            }
+            let settings = context.wait_settings(&wait);
+            let passwords = wait_with_progress(
+                &format!("rescue mode of bare metal server {id}"),
+                &settings,
+                &format!("bare metal server {id} is in rescue mode"),
+                async |options| servers.wait_rescue_ready(&id, &options).await,
+            )
+            .await?;
+            out.one(&passwords)
+        }
+        BareMetalCommand::Installation(InstallationCommand::Get { id }) => {
+            out.one(&servers.installation_status(&id).await?)
+        }
+        BareMetalCommand::Installation(InstallationCommand::Wait { id, tuning }) => {
+            let settings = context.wait_settings(&tuning.as_wait());
+            let status = wait_with_progress(
+                &format!("installation of bare metal server {id}"),
+                &settings,
+                &format!("bare metal server {id}: no installation running"),
+                async |options| servers.wait_installed(&id, &options).await,
+            )
+            .await?;
+            out.one(&status)
+        }
+        BareMetalCommand::RootPassword { id } => out.one(&servers.root_password(&id).await?),
+        BareMetalCommand::Leases(command) => leases(context, command).await,
+        BareMetalCommand::Ips(command) => ips(context, command).await,
+        BareMetalCommand::Usage(command) => usage::bare_metal(context, command).await,
+    }
+}
+
+/// Installs, and with `--wait` follows the installation to its end.
+pub(crate) async fn install(
+    context: &Context,
+    id: &BareMetalId,
+    request: &InstallRequest,
+    wait: &WaitArgs,
+) -> Result<(), Failure> {
+    confirm(
+        &format!(
+            "install operating system {} on bare metal server {id}, wiping its disks",
+            request.os_id
+        ),
+        context.yes,
+    )?;
+    let servers = context.client.bare_metals();
+    servers.install(id, request).await?;
+    if !wait.wait {
+        return context.printer.done(&format!(
+            "installation on bare metal server {id} started; `hostapi bare-metal installation wait {id}` follows it"
+        ));
+    }
+    let settings = context.wait_settings(wait);
+    let status = wait_with_progress(
+        &format!("installation of bare metal server {id}"),
+        &settings,
+        &format!("bare metal server {id} is installed"),
+        async |options| {
+            // The service does not say how soon it reports an installation it just
+            // accepted: a first poll at once could still read `Normal` and end the wait.
+            tokio::time::sleep(settings.interval).await;
+            servers.wait_installed(id, &options).await
+        },
+    )
+    .await?;
+    context.printer.one(&status)
+}
+
+async fn leases(context: &Context, command: LeasesCommand) -> Result<(), Failure> {
+    let servers = context.client.bare_metals();
+    let out = &context.printer;
+    match command {
+        LeasesCommand::List { id } => out.list_at(
+            &servers.leases(&id).list().await?,
+            "leases",
+            &[
+                col("IP", "ip"),
+                col("MAC", "mac"),
+                col("SCOPE", "scope"),
+                col("OPTIONS", "options[].name"),
+            ],
+        ),
+        LeasesCommand::Get { id, mac } => out.one(&servers.leases(&id).get(&mac).await?),
+        LeasesCommand::Create {
+            id,
+            boot_file,
+            boot_server,
+            dns_server,
+        } => {
+            let lease = NewDhcpLease {
+                boot_file_name: boot_file,
+                boot_server,
+                dns_server,
+            };
+            servers.leases(&id).create(&lease).await?;
+            out.done(&format!("lease created for bare metal server {id}"))
+        }
+        LeasesCommand::Delete { id, mac } => {
+            servers.leases(&id).delete(&mac).await?;
+            out.done(&format!(
+                "lease of {mac} deleted from bare metal server {id}"
+            ))
+        }
+        LeasesCommand::DeleteAll { id } => {
+            confirm(
+                &format!("delete every DHCP lease of bare metal server {id}"),
+                context.yes,
+            )?;
+            servers.leases(&id).delete_all().await?;
+            out.done(&format!("every lease of bare metal server {id} deleted"))
+        }
+    }
+}
+
+async fn ips(context: &Context, command: BareMetalIpsCommand) -> Result<(), Failure> {
+    let servers = context.client.bare_metals();
+    let out = &context.printer;
+    match command {
+        BareMetalIpsCommand::List { id } => out.list(&servers.ips(&id).list().await?, IP_COLUMNS),
+        BareMetalIpsCommand::Get { id, ip } => out.one(&servers.ips(&id).get(&ip).await?),
+        BareMetalIpsCommand::Update {
+            id,
+            ip,
+            reverse_lookup,
+            null_routed,
+        } => {
+            let change = ip_update(reverse_lookup, null_routed);
+            out.one(&servers.ips(&id).update(&ip, &change).await?)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hostapi::InstallPartitionSize;
+
+    #[test]
+    fn partitions_parse_from_their_short_form() {
+        let root = parse_partition("ext4:*:/").unwrap();
+        assert_eq!(root.size, InstallPartitionSize::Remainder);
+        assert_eq!(root.mountpoint.as_deref(), Some("/"));
+        let swap = parse_partition("swap:4096").unwrap();
+        assert_eq!(swap.size, InstallPartitionSize::Megabytes(4096));
+        assert_eq!(swap.mountpoint, None);
+        assert_eq!(
+            parse_partition("ext2:500MB:/boot").unwrap().size,
+            InstallPartitionSize::Megabytes(500)
+        );
+        assert!(parse_partition("ext4").is_err());
+        assert!(parse_partition(":100:/").is_err());
+        assert!(parse_partition("ext4:lots:/").is_err());
+    }
+}

@@ -1,0 +1,131 @@
+//! `hostapi catalog`: the read-only catalogues — operating systems, control panels,
+//! rescue images, partition schemas, services.
+
+use clap::Subcommand;
+use hostapi::{BareMetalId, ControlPanelId, OperatingSystemId};
+
+use super::{Context, parse_id};
+use crate::failure::Failure;
+use crate::output::{Column, col};
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum CatalogCommand {
+    /// Operating systems (to install on bare metal servers).
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi catalog operating-systems list"
+    )]
+    OperatingSystems(OperatingSystemsCommand),
+    /// Control panels available for an operating system.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi catalog control-panels list 9"
+    )]
+    ControlPanels(ControlPanelsCommand),
+    /// Rescue images (to boot bare metal servers into rescue mode).
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi catalog rescue-images list"
+    )]
+    RescueImages(RescueImagesCommand),
+    /// The partitioning suggested for installing an operating system on a server.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi catalog partition-schema get 9 20001"
+    )]
+    PartitionSchema(PartitionSchemaCommand),
+    /// The account's services (shown as the API sends them; it documents no fields).
+    #[command(subcommand, after_help = "Example:\n  hostapi catalog services list")]
+    Services(ServicesCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum OperatingSystemsCommand {
+    /// List operating systems.
+    #[command(after_help = "Example:\n  hostapi catalog operating-systems list")]
+    List,
+    /// Show one operating system.
+    #[command(after_help = "Example:\n  hostapi catalog operating-systems get 9")]
+    Get {
+        /// The operating system's id.
+        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        os: OperatingSystemId,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ControlPanelsCommand {
+    /// List the control panels of an operating system.
+    #[command(after_help = "Example:\n  hostapi catalog control-panels list 9")]
+    List {
+        /// The operating system's id.
+        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        os: OperatingSystemId,
+    },
+    /// Show one control panel of an operating system.
+    #[command(after_help = "Example:\n  hostapi catalog control-panels get 9 1")]
+    Get {
+        /// The operating system's id.
+        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        os: OperatingSystemId,
+        /// The control panel's id.
+        #[arg(value_parser = parse_id::<ControlPanelId>)]
+        panel: ControlPanelId,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum RescueImagesCommand {
+    /// List rescue images.
+    #[command(after_help = "Example:\n  hostapi catalog rescue-images list")]
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum PartitionSchemaCommand {
+    /// Show the partitioning suggested for an operating system on a bare metal server.
+    #[command(after_help = "Example:\n  hostapi catalog partition-schema get 9 20001")]
+    Get {
+        /// The operating system's id.
+        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        os: OperatingSystemId,
+        /// The bare metal server's id.
+        #[arg(value_parser = parse_id::<BareMetalId>)]
+        server: BareMetalId,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ServicesCommand {
+    /// List the account's services.
+    #[command(after_help = "Example:\n  hostapi catalog services list")]
+    List,
+}
+
+const NAMED: &[Column] = &[col("ID", "id"), col("NAME", "name")];
+
+pub(crate) async fn run(context: &Context, command: CatalogCommand) -> Result<(), Failure> {
+    let catalog = context.client.catalog();
+    let out = &context.printer;
+    match command {
+        CatalogCommand::OperatingSystems(OperatingSystemsCommand::List) => {
+            out.list(&catalog.list_operating_systems().await?, NAMED)
+        }
+        CatalogCommand::OperatingSystems(OperatingSystemsCommand::Get { os }) => {
+            out.one(&catalog.get_operating_system(&os).await?)
+        }
+        CatalogCommand::ControlPanels(ControlPanelsCommand::List { os }) => {
+            out.list(&catalog.list_control_panels(&os).await?, NAMED)
+        }
+        CatalogCommand::ControlPanels(ControlPanelsCommand::Get { os, panel }) => {
+            out.one(&catalog.get_control_panel(&os, &panel).await?)
+        }
+        CatalogCommand::RescueImages(RescueImagesCommand::List) => {
+            out.list(&catalog.list_rescue_images().await?, NAMED)
+        }
+        CatalogCommand::PartitionSchema(PartitionSchemaCommand::Get { os, server }) => {
+            out.one(&catalog.get_partition_schema(&os, &server).await?)
+        }
+        CatalogCommand::Services(ServicesCommand::List) => out.one(&catalog.list_services().await?),
+    }
+}

@@ -1,0 +1,150 @@
+//! `hostapi dns`: the DNS records of a domain.
+
+use clap::Subcommand;
+use hostapi::{DnsRecordId, DnsRecordType, DnsRecordUpdate, NewDnsRecord};
+
+use super::{Context, parse_id};
+use crate::confirm::confirm;
+use crate::failure::Failure;
+use crate::output::{Column, col};
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum DnsCommand {
+    /// List a domain's records.
+    #[command(after_help = "Example:\n  hostapi dns list acme-1.com")]
+    List {
+        /// The domain name.
+        domain: String,
+    },
+    /// Show one record.
+    #[command(after_help = "Example:\n  hostapi dns get acme-1.com 1000000")]
+    Get {
+        /// The domain name.
+        domain: String,
+        /// The record's id (see `dns list`).
+        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        id: DnsRecordId,
+    },
+    /// Create a record.
+    #[command(
+        after_help = "Examples:\n  hostapi dns create acme-1.com --name api.acme-1.com --type A --content 192.0.2.10\n  hostapi dns create acme-1.com --name acme-1.com --type MX --content mail.acme-1.com \\\n    --priority 10"
+    )]
+    Create {
+        /// The domain name.
+        domain: String,
+        /// The record's name (host).
+        #[arg(long)]
+        name: String,
+        /// The record's type: A, AAAA, CNAME, MX, SRV, TXT, NS, CAA, … (any type the
+        /// service takes).
+        #[arg(long = "type", value_name = "TYPE", value_parser = parse_type)]
+        record_type: DnsRecordType,
+        /// The record's value (an address for A and AAAA).
+        #[arg(long)]
+        content: String,
+        /// The priority (MX and SRV records only, where it is required).
+        #[arg(long)]
+        priority: Option<u16>,
+    },
+    /// Change a record: the fields not given keep their current value.
+    #[command(
+        after_help = "Example:\n  hostapi dns update acme-1.com 1000000 --content 192.0.2.20"
+    )]
+    Update {
+        /// The domain name.
+        domain: String,
+        /// The record's id (numeric).
+        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        id: DnsRecordId,
+        /// The new name (host).
+        #[arg(long)]
+        name: Option<String>,
+        /// The new type.
+        #[arg(long = "type", value_name = "TYPE", value_parser = parse_type)]
+        record_type: Option<DnsRecordType>,
+        /// The new value.
+        #[arg(long)]
+        content: Option<String>,
+        /// The new priority (MX and SRV records only).
+        #[arg(long)]
+        priority: Option<u16>,
+    },
+    /// Delete a record (asks first; --yes when not on a terminal).
+    #[command(after_help = "Example:\n  hostapi dns delete acme-1.com 1000000 --yes")]
+    Delete {
+        /// The domain name.
+        domain: String,
+        /// The record's id.
+        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        id: DnsRecordId,
+    },
+}
+
+/// The columns of a record list.
+pub(crate) const RECORD_COLUMNS: &[Column] = &[
+    col("ID", "id"),
+    col("NAME", "name"),
+    col("TYPE", "record_type"),
+    col("CONTENT", "content"),
+    col("PRIORITY", "priority"),
+];
+
+/// Any record type: the service's list is open-ended.
+fn parse_type(value: &str) -> Result<DnsRecordType, String> {
+    if value.trim().is_empty() {
+        return Err("the record type is empty".to_owned());
+    }
+    Ok(DnsRecordType::from_wire(value.trim()))
+}
+
+pub(crate) async fn run(context: &Context, command: DnsCommand) -> Result<(), Failure> {
+    let domains = context.client.domains();
+    let out = &context.printer;
+    match command {
+        DnsCommand::List { domain } => {
+            out.list(&domains.records(&domain).list().await?, RECORD_COLUMNS)
+        }
+        DnsCommand::Get { domain, id } => out.one(&domains.records(&domain).get(&id).await?),
+        DnsCommand::Create {
+            domain,
+            name,
+            record_type,
+            content,
+            priority,
+        } => {
+            let mut record = NewDnsRecord::new(name, record_type, content);
+            record.priority = priority;
+            out.one(&domains.records(&domain).create(&record).await?)
+        }
+        DnsCommand::Update {
+            domain,
+            id,
+            name,
+            record_type,
+            content,
+            priority,
+        } => {
+            if name.is_none() && record_type.is_none() && content.is_none() && priority.is_none() {
+                return Err(Failure::usage("nothing to change")
+                    .hint("give at least one of --name, --type, --content, --priority"));
+            }
+            let records = domains.records(&domain);
+            let current = records.get(&id).await?;
+            let record_type = record_type.unwrap_or(current.record_type);
+            // A priority carries over only to a type that has one.
+            let priority = priority.or(current.priority.filter(|_| record_type.has_priority()));
+            let mut update = DnsRecordUpdate::new(
+                name.unwrap_or(current.name),
+                record_type,
+                content.unwrap_or(current.content),
+            );
+            update.priority = priority;
+            out.one(&records.update(&id, &update).await?)
+        }
+        DnsCommand::Delete { domain, id } => {
+            confirm(&format!("delete DNS record {id} of {domain}"), context.yes)?;
+            domains.records(&domain).delete(&id).await?;
+            out.done(&format!("deleted DNS record {id} of {domain}"))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! `hostapi domains`: domain names (list, read, change the TTL). Their DNS records are
+//! `hostapi dns`.
+
+use clap::Subcommand;
+
+use super::Context;
+use crate::failure::Failure;
+use crate::output::{Column, col};
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum DomainsCommand {
+    /// List domains.
+    #[command(after_help = "Example:\n  hostapi domains list")]
+    List,
+    /// Show one domain.
+    #[command(after_help = "Example:\n  hostapi domains get acme-1.com")]
+    Get {
+        /// The domain name.
+        domain: String,
+    },
+    /// Change a domain's TTL, in seconds (60 to 86400).
+    #[command(after_help = "Example:\n  hostapi domains set-ttl acme-1.com 3600")]
+    SetTtl {
+        /// The domain name.
+        domain: String,
+        /// The TTL in seconds.
+        ttl: u32,
+    },
+}
+
+/// The columns of a domain list.
+pub(crate) const DOMAIN_COLUMNS: &[Column] = &[
+    col("DOMAIN", "name"),
+    col("STATUS", "status"),
+    col("TTL", "ttl"),
+    col("EDITABLE", "editable"),
+    col("MONTHLY PRICE", "monthly_price"),
+    col("STARTED", "start_date"),
+    col("CODE", "code"),
+];
+
+pub(crate) async fn run(context: &Context, command: DomainsCommand) -> Result<(), Failure> {
+    let domains = context.client.domains();
+    let out = &context.printer;
+    match command {
+        DomainsCommand::List => out.list(&domains.list().await?, DOMAIN_COLUMNS),
+        DomainsCommand::Get { domain } => out.one(&domains.get(&domain).await?),
+        DomainsCommand::SetTtl { domain, ttl } => out.one(&domains.set_ttl(&domain, ttl).await?),
+    }
+}

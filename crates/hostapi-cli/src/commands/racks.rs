@@ -1,0 +1,122 @@
+//! `hostapi racks`: private racks, their IPs and their network usage.
+
+use clap::Subcommand;
+use hostapi::PrivateRackId;
+
+use super::ips::{IP_COLUMNS, ip_update};
+use super::{Context, DayRange, parse_id};
+use crate::failure::Failure;
+use crate::output::col;
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum RacksCommand {
+    /// List private racks (ids only; `get` shows the rest).
+    #[command(after_help = "Example:\n  hostapi racks list")]
+    List,
+    /// Show one private rack.
+    #[command(after_help = "Example:\n  hostapi racks get 7001")]
+    Get {
+        /// The rack's id.
+        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        id: PrivateRackId,
+    },
+    /// IP addresses of a rack.
+    #[command(subcommand, after_help = "Example:\n  hostapi racks ips list 7001")]
+    Ips(RackIpsCommand),
+    /// Network usage of a rack.
+    #[command(subcommand, after_help = "Example:\n  hostapi racks usage get 7001")]
+    Usage(RackUsageCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum RackIpsCommand {
+    /// List a rack's IP addresses.
+    #[command(after_help = "Example:\n  hostapi racks ips list 7001")]
+    List {
+        /// The rack's id.
+        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        id: PrivateRackId,
+    },
+    /// Show one IP address of a rack, with its reverse DNS name.
+    #[command(after_help = "Example:\n  hostapi racks ips get 7001 95.211.0.10")]
+    Get {
+        /// The rack's id.
+        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        id: PrivateRackId,
+        /// The IP address.
+        ip: String,
+    },
+    /// Set a rack IP's reverse DNS name, or turn null routing on or off.
+    #[command(
+        after_help = "Example:\n  hostapi racks ips update 7001 95.211.0.10 --null-routed true"
+    )]
+    Update {
+        /// The rack's id.
+        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        id: PrivateRackId,
+        /// The IP address.
+        ip: String,
+        /// The reverse DNS name (PTR) to set ("" clears it).
+        #[arg(
+            long,
+            conflicts_with = "null_routed",
+            required_unless_present = "null_routed"
+        )]
+        reverse_lookup: Option<String>,
+        /// Null-route the IP (true) or stop (false).
+        #[arg(long, value_parser = super::parse_bool)]
+        null_routed: Option<bool>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum RackUsageCommand {
+    /// Network usage over an interval (the API does not document its fields: shown
+    /// as sent).
+    #[command(
+        after_help = "Example:\n  hostapi racks usage get 7001 --from 2024-01-01 --to 2024-01-31"
+    )]
+    Get {
+        /// The rack's id.
+        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        id: PrivateRackId,
+        #[command(flatten)]
+        range: DayRange,
+    },
+}
+
+pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), Failure> {
+    let racks = context.client.private_racks();
+    let out = &context.printer;
+    match command {
+        RacksCommand::List => out.list(
+            &racks.list().await?,
+            &[
+                col("ID", "id"),
+                col("NAME", "name"),
+                col("SITE", "location.site"),
+                col("SLA", "sla"),
+            ],
+        ),
+        RacksCommand::Get { id } => out.one(&racks.get(&id).await?),
+        RacksCommand::Ips(RackIpsCommand::List { id }) => {
+            out.list(&racks.ips(&id).list().await?, IP_COLUMNS)
+        }
+        RacksCommand::Ips(RackIpsCommand::Get { id, ip }) => {
+            out.one(&racks.ips(&id).get(&ip).await?)
+        }
+        RacksCommand::Ips(RackIpsCommand::Update {
+            id,
+            ip,
+            reverse_lookup,
+            null_routed,
+        }) => {
+            let change = ip_update(reverse_lookup, null_routed);
+            out.one(&racks.ips(&id).update(&ip, &change).await?)
+        }
+        RacksCommand::Usage(RackUsageCommand::Get { id, range }) => {
+            let (from, to) = range.resolve()?;
+            out.one(&racks.network_usage(&id, from, to).await?)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Running the built `hostapi` binary in tests: a clean environment (no HOSTAPI_*
+//! variables, a temporary HOME, no colour, a fixed width), a deadline on every run,
+//! and the sandbox at a high time scale so waits take milliseconds.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_hostapi");
+
+/// Simulated seconds per real second in sandbox runs: a five-minute installation
+/// takes 3 ms.
+pub const TIME_SCALE: &str = "100000";
+
+/// No run may take longer than this.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// What a run left behind.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Stdout as JSON; panics with both streams when it is not.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e})\n--- stdout\n{}\n--- stderr\n{}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+
+    /// Panics unless the run exited 0.
+    pub fn ok(self) -> Self {
+        assert_eq!(
+            self.code, 0,
+            "exit {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        );
+        self
+    }
+
+    /// Panics unless the run exited with `code`.
+    pub fn code(self, code: i32) -> Self {
+        assert_eq!(
+            self.code, code,
+            "expected exit {code}, got {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+/// A temporary directory removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> Self {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "hostapi-cli-test-{name}-{}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("temp dir");
+        Self(path)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The binary with a clean environment: HOME (and so the default config file) in
+/// `home`, no HOSTAPI_* variables, no colour, 100 columns.
+pub fn command(home: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    clean(&mut command, home);
+    command
+}
+
+/// `sh -c script` in `home` with the clean environment of [`command`].
+pub fn shell(home: &Path, script: &str) -> Command {
+    let mut command = Command::new("sh");
+    clean(&mut command, home);
+    command.arg("-c").arg(script);
+    command
+}
+
+fn clean(command: &mut Command, home: &Path) {
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy().into_owned();
+        if key.starts_with("HOSTAPI_") || key == "XDG_CONFIG_HOME" || key == "RUST_LOG" {
+            command.env_remove(&key);
+        }
+    }
+    command
+        .env("HOME", home)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .current_dir(home)
+        .stdin(Stdio::null());
+}
+
+/// Runs a command to its end (at most [`DEADLINE`]), reading both streams.
+pub fn finish(mut command: Command) -> Run {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} ran past {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: out.join().expect("stdout reader"),
+        stderr: err.join().expect("stderr reader"),
+    }
+}
+
+/// Runs `hostapi --sandbox <args>` at a high time scale in a fresh HOME.
+pub fn sandbox(args: &[&str]) -> Run {
+    let home = TempDir::new("sandbox");
+    let mut command = command(home.path());
+    command
+        .args(["--sandbox", "--sandbox-time-scale", TIME_SCALE])
+        .args(args);
+    finish(command)
+}
+
+/// Runs `hostapi --sandbox <line>`, the line split at white space.
+pub fn sandbox_line(line: &str) -> Run {
+    sandbox(&line.split_whitespace().collect::<Vec<_>>())
+}
+
+/// Runs `hostapi <line>` (the line split at white space) in `home`, as is.
+pub fn line_in(home: &Path, line: &str) -> Run {
+    let mut command = command(home);
+    command.args(line.split_whitespace());
+    finish(command)
+}
+
+/// A snapshot name from a command line: words joined by `_`, no dashes.
+pub fn slug(line: &str) -> String {
+    line.split_whitespace()
+        .map(|w| w.trim_start_matches('-'))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
+        .replace(['/', ':', '.'], "-")
+}
+
+/// Runs `hostapi <args>` (no sandbox) in `home`, with extra environment variables.
+pub fn run_in(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut command = command(home);
+    command.args(args);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    finish(command)
+}
+
+/// Maps `items` with `f` on a few threads (each run is a process that mostly waits on
+/// its own start-up), keeping the order.
+pub fn par_map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 4);
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate().collect::<Vec<_>>());
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                    let Some((index, item)) = next else { break };
+                    let result = f(item);
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((index, result));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(index, _)| *index);
+    results.into_iter().map(|(_, result)| result).collect()
+}
