@@ -221,11 +221,22 @@ impl ClientBuilder {
 
         // One rustls provider for the process; keep one the application installed.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder()
+        let mut http = reqwest::Client::builder()
             .user_agent(USER_AGENT)
             .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
             .timeout(attempt_timeout)
-            .pool_idle_timeout(Duration::from_secs(60))
+            .pool_idle_timeout(Duration::from_secs(60));
+        // Plain http is only accepted for loopback hosts; when every interface is
+        // reached that way (the simulator, tests), no TLS trust roots are needed, and
+        // not reading the system's (tens of milliseconds) makes a client cheap.
+        let plain_only = [&base_url, &cdn_base_url]
+            .into_iter()
+            .flatten()
+            .all(|url| url.starts_with("http://"));
+        if plain_only {
+            http = http.tls_certs_only(std::iter::empty());
+        }
+        let http = http
             .build()
             .map_err(|e| {
                 Error::invalid("client", format!("the HTTP client could not be built: {e}"))
