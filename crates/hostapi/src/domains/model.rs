@@ -65,29 +65,30 @@ impl Domain {
 open_enum! {
     /// The type of a DNS record. The API's list is open-ended: a type not named here is
     /// kept as [`DnsRecordType::Unknown`] and can be created and updated all the same.
+    /// Types serialise in their usual upper-case spelling (`A`, `MX`), not snake_case.
     DnsRecordType {
         /// IPv4 address.
-        A = "A" => "a",
+        A = "A" => "A",
         /// IPv6 address.
-        Aaaa = "AAAA" => "aaaa",
+        Aaaa = "AAAA" => "AAAA",
         /// Canonical name (alias).
-        Cname = "CNAME" => "cname",
+        Cname = "CNAME" => "CNAME",
         /// Mail exchanger (has a priority).
-        Mx = "MX" => "mx",
+        Mx = "MX" => "MX",
         /// Service locator (has a priority).
-        Srv = "SRV" => "srv",
+        Srv = "SRV" => "SRV",
         /// Text.
-        Txt = "TXT" => "txt",
+        Txt = "TXT" => "TXT",
         /// Name server.
-        Ns = "NS" => "ns",
+        Ns = "NS" => "NS",
         /// Certification authority authorisation.
-        Caa = "CAA" => "caa",
+        Caa = "CAA" => "CAA",
         /// Pointer (reverse DNS).
-        Ptr = "PTR" => "ptr",
+        Ptr = "PTR" => "PTR",
         /// Sender policy framework (legacy type).
-        Spf = "SPF" => "spf",
+        Spf = "SPF" => "SPF",
         /// Start of authority.
-        Soa = "SOA" => "soa",
+        Soa = "SOA" => "SOA",
     }
 }
 
