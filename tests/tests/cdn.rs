@@ -356,6 +356,52 @@ async fn purge_status_lists_every_url_with_its_status() {
     insta::assert_json_snapshot!("cdn_purge_status", to_json(&entries));
 }
 
+#[tokio::test]
+async fn wait_purged_polls_until_nothing_is_queued() {
+    let server = MockServer::start_async().await;
+    let path = signed("/content/purge/C123456/1001/5001");
+    // Two polls see a queued file, the third sees none.
+    let queued = server
+        .mock_async(|when, then| {
+            when.method(GET).path(path.clone());
+            then.status(200)
+                .body(r#"{"success":[{"/a.css":"Queued"},{"/b.js":"Done"}]}"#);
+        })
+        .await;
+    let progress = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = progress.clone();
+    let options = hostapi::WaitOptions::new()
+        .interval(std::time::Duration::from_millis(10))
+        .timeout(std::time::Duration::from_secs(5))
+        .on_progress(move |p| seen.lock().unwrap().push(p.state.clone()));
+    let client = client(&server);
+    let waiting = client.cdn();
+    let (zone, job) = (zone(), PurgeJobId::from(5001u64));
+    let wait = waiting.wait_purged(&zone, &job, &options);
+    let swap = async {
+        while queued.calls_async().await < 2 {
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+        queued.delete_async().await;
+        server
+            .mock_async(|when, then| {
+                when.method(GET).path(path.clone());
+                then.status(200)
+                    .body(r#"{"success":[{"/a.css":"Done"},{"/b.js":"Done"}]}"#);
+            })
+            .await;
+    };
+    let (entries, ()) = tokio::join!(wait, swap);
+    let entries = entries.expect("the purge finishes");
+    assert!(
+        entries.iter().all(|e| e.status == PurgeStatus::Done),
+        "{entries:?}"
+    );
+    let progress = progress.lock().unwrap();
+    assert!(progress.len() >= 2, "{progress:?}");
+    assert_eq!(progress[0], "1 of 2 files queued");
+}
+
 // ---------------------------------------------------------------------------------
 // Answers that cannot be read: typed errors with the JSON path
 

@@ -9,7 +9,7 @@ use hostapi::{WaitOptions, WaitProgress};
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::time::Instant;
 
-use crate::failure::{Failure, WAIT};
+use crate::failure::Failure;
 
 /// How often waits poll, and how long they may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,16 +112,6 @@ impl Progress {
             })
     }
 
-    /// Shows a state seen by a poll loop of the CLI's own.
-    fn report(&self, what: &str, state: &str, elapsed: Duration) {
-        Self::update(
-            self.bar.as_ref(),
-            &self.last_line,
-            format!("{what}: {state}"),
-            elapsed,
-        );
-    }
-
     /// Ends the display with a final line and the time the wait took (the spinner
     /// goes, so what follows on the terminal starts on a line of its own).
     pub(crate) fn finish(self, line: &str) {
@@ -173,60 +163,6 @@ pub(crate) async fn wait_with_progress<T>(
     }
 }
 
-/// What one poll of [`poll_with_progress`] saw.
-pub(crate) enum Polled<T> {
-    /// The goal is reached.
-    Done(T),
-    /// Not yet; the state seen.
-    Pending(String),
-}
-
-/// A poll loop of the CLI's own, for operations the SDK has no waiter for (a CDN
-/// purge): polls at the settings' interval until `poll` answers done, the deadline
-/// passes (exit code 5) or Ctrl-C (130), with the same progress display as the SDK's
-/// waiters.
-pub(crate) async fn poll_with_progress<T>(
-    what: &str,
-    settings: &WaitSettings,
-    done: &str,
-    mut poll: impl AsyncFnMut() -> Result<Polled<T>, hostapi::Error>,
-) -> Result<T, Failure> {
-    let progress = Progress::start(what);
-    let started = Instant::now();
-    let outcome = interruptible(async {
-        loop {
-            let state = match poll().await? {
-                Polled::Done(value) => return Ok(value),
-                Polled::Pending(state) => state,
-            };
-            let elapsed = started.elapsed();
-            progress.report(what, &state, elapsed);
-            if elapsed + settings.interval > settings.timeout {
-                return Err(Failure::new(
-                    WAIT,
-                    format!(
-                        "gave up waiting for {what} after {:.1}s; last seen: {state}",
-                        elapsed.as_secs_f64()
-                    ),
-                )
-                .hint("the operation goes on in the background; check again later"));
-            }
-            tokio::time::sleep(settings.interval).await;
-        }
-    })
-    .await;
-    match outcome {
-        Ok(value) => {
-            progress.finish(done);
-            Ok(value)
-        }
-        Err(failure) => {
-            progress.abandon();
-            Err(failure)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,43 +178,5 @@ mod tests {
             Duration::from_millis(10)
         );
         assert_eq!(WaitSettings::sandbox(1.0).interval, Duration::from_secs(5));
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn the_own_poll_loop_ends_at_the_deadline_with_the_wait_code() {
-        let settings = WaitSettings {
-            interval: Duration::from_secs(1),
-            timeout: Duration::from_secs(3),
-        };
-        let mut polls = 0;
-        let failure = poll_with_progress::<()>("purge 1", &settings, "done", async || {
-            polls += 1;
-            Ok(Polled::Pending("queued".to_owned()))
-        })
-        .await
-        .unwrap_err();
-        assert_eq!(failure.code, WAIT);
-        assert!(
-            failure.message.contains("after 3.0s; last seen: queued"),
-            "{}",
-            failure.message
-        );
-        // Polls at 0, 1, 2 and 3 s; a fifth would end past the deadline.
-        assert_eq!(polls, 4);
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn the_own_poll_loop_answers_what_the_last_poll_found() {
-        let settings = WaitSettings {
-            interval: Duration::from_secs(1),
-            timeout: Duration::from_secs(60),
-        };
-        let mut states = vec![Polled::Done(7), Polled::Pending("queued".to_owned())];
-        let value = poll_with_progress("purge 1", &settings, "done", async || {
-            Ok(states.pop().unwrap_or(Polled::Done(0)))
-        })
-        .await
-        .unwrap();
-        assert_eq!(value, 7);
     }
 }

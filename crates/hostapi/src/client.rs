@@ -236,11 +236,9 @@ impl ClientBuilder {
         if plain_only {
             http = http.tls_certs_only(std::iter::empty());
         }
-        let http = http
-            .build()
-            .map_err(|e| {
-                Error::invalid("client", format!("the HTTP client could not be built: {e}"))
-            })?;
+        let http = http.build().map_err(|e| {
+            Error::invalid("client", format!("the HTTP client could not be built: {e}"))
+        })?;
 
         let api_auth = match (&self.api_key, &base_url) {
             (Some(key), Some(_)) => {

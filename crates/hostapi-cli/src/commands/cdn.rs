@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 use hostapi::{
     Acl, CustomerNumber, Extra, NewOrigin, OriginId, OriginType, OriginUpdate, PurgeEntry,
-    PurgeJobId, PurgeStatus, Secret, SubCustomerUpdate, ZoneId,
+    PurgeJobId, Secret, SubCustomerUpdate, ZoneId,
 };
 use serde_json::Value;
 
@@ -14,7 +14,7 @@ use super::{Context, WaitArgs, parse_bool, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::output::{Column, col};
-use crate::progress::{Polled, poll_with_progress};
+use crate::progress::wait_with_progress;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum CdnCommand {
@@ -347,7 +347,7 @@ const SUB_CUSTOMER_COLUMNS: &[Column] = &[
     col("API SECRET", "api_secret"),
 ];
 
-/// Polls a purge job until none of its files is queued, with progress on stderr.
+/// Waits until none of a purge job's files is queued, with progress on stderr.
 pub(crate) async fn wait_purged(
     context: &Context,
     zone: &ZoneId,
@@ -356,22 +356,11 @@ pub(crate) async fn wait_purged(
 ) -> Result<Vec<PurgeEntry>, Failure> {
     let cdn = context.client.cdn();
     let settings = context.wait_settings(wait);
-    poll_with_progress(
+    wait_with_progress(
         &format!("purge job {job} of zone {zone}"),
         &settings,
         &format!("purge job {job} of zone {zone}: nothing queued"),
-        async || {
-            let entries = cdn.purge_status(zone, job).await?;
-            let queued = entries
-                .iter()
-                .filter(|e| e.status == PurgeStatus::Queued)
-                .count();
-            Ok(if queued == 0 {
-                Polled::Done(entries)
-            } else {
-                Polled::Pending(format!("{queued} of {} files queued", entries.len()))
-            })
-        },
+        async |options| cdn.wait_purged(zone, job, &options).await,
     )
     .await
 }

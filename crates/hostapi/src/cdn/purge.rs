@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::{Cdn, segment};
 use crate::model::macros::open_enum;
 use crate::model::{PurgeJobId, ZoneId};
+use crate::wait::{Poll, WaitOptions, poll_until};
 use crate::wire::FieldError;
 use crate::{Error, validate};
 
@@ -104,6 +105,36 @@ impl Cdn<'_> {
             .json("getPurgeJob", call)
             .await?
             .normalize(entries)
+    }
+
+    /// Waits until no file of a purge job is queued: polls [`Cdn::purge_status`] every
+    /// `options` interval and answers the entries as last read. The docs name only the
+    /// `Queued` status, so any other status counts as no longer queued; the deadline
+    /// ends the wait with [`Error::WaitTimeout`] naming how many files were still
+    /// queued.
+    pub async fn wait_purged(
+        &self,
+        zone: &ZoneId,
+        job: &PurgeJobId,
+        options: &WaitOptions,
+    ) -> Result<Vec<PurgeEntry>, Error> {
+        poll_until(
+            format!("purge job {job} of zone {zone}"),
+            options,
+            || async {
+                let entries = self.purge_status(zone, job).await?;
+                let queued = entries
+                    .iter()
+                    .filter(|e| e.status == PurgeStatus::Queued)
+                    .count();
+                Ok(if queued == 0 {
+                    Poll::Done(entries)
+                } else {
+                    Poll::Pending(format!("{queued} of {} files queued", entries.len()))
+                })
+            },
+        )
+        .await
     }
 }
 
