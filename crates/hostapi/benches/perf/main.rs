@@ -11,6 +11,7 @@
 //! simulator's memory is not counted.
 
 mod calls;
+mod cpu_time;
 mod decode;
 mod memory;
 mod setup;
@@ -23,29 +24,37 @@ use std::time::SystemTime;
 use criterion::Criterion;
 
 fn main() {
-    if let Some(phase) = memory::child_phase() {
-        memory::run_child(&phase);
+    if let Some(pages) = memory::child_phase() {
+        memory::run_child(&pages);
         return;
     }
     let measuring = std::env::args().any(|arg| arg == "--bench");
+    let quick = std::env::args().any(|arg| arg == "--quick");
     let started = SystemTime::now();
     let output = output_directory();
-    let mut criterion = Criterion::default()
+    // Computing alone is timed in CPU time, calls over loopback in wall time.
+    let mut cpu = Criterion::default()
+        .with_measurement(cpu_time::ThreadCpuTime)
+        .output_directory(&output)
+        .configure_from_args();
+    let mut wall = Criterion::default()
         .output_directory(&output)
         .configure_from_args();
 
-    signing::bench(&mut criterion);
+    signing::bench(&mut cpu);
     let world = setup::World::start();
-    decode::bench(&mut criterion, &world);
-    calls::bench(&mut criterion, &world);
-    criterion.final_summary();
+    decode::bench(&mut cpu, &world);
+    calls::bench(&mut wall, &world);
+    cpu.final_summary();
+    wall.final_summary();
 
     // Without `--bench` (`cargo test --benches`) criterion only checks that each
     // benchmark runs once; there is nothing to compare.
     if !measuring {
         return;
     }
-    let memory = memory::wanted().then(|| memory::measure(&world));
+    let runs = if quick { 1 } else { 3 };
+    let memory = memory::wanted().then(|| memory::measure(&world, runs));
     let report = table::Report::read(&output, started, memory);
     println!("\n{}", table::MARKER);
     print!("{}", report.render());

@@ -14,7 +14,7 @@ use futures::StreamExt;
 
 use crate::setup::{SIM_SIZE, World};
 
-/// Set in a child process: which phase to run.
+/// Set in a child process: how many pages to stream.
 const PHASE_VAR: &str = "HOSTAPI_BENCH_MEMORY_PHASE";
 const BASE_URL_VAR: &str = "HOSTAPI_BENCH_BASE_URL";
 const API_KEY_VAR: &str = "HOSTAPI_BENCH_API_KEY";
@@ -22,8 +22,6 @@ const API_KEY_VAR: &str = "HOSTAPI_BENCH_API_KEY";
 pub(crate) const NAME: &str = "stream_memory_cloud_servers_100k";
 /// Servers per page.
 pub(crate) const PAGE_SIZE: u32 = 100;
-/// How many times each phase runs; the median counts.
-const RUNS: usize = 3;
 
 /// The two measurements, in KiB of peak growth.
 #[derive(Debug, Clone, Copy)]
@@ -78,13 +76,15 @@ pub(crate) fn child_phase() -> Option<String> {
     std::env::var(PHASE_VAR).ok()
 }
 
-/// Runs both phases in child processes against `world`'s simulator.
-pub(crate) fn measure(world: &World) -> Memory {
-    eprintln!("{NAME}: one page, then {SIM_SIZE} servers, {RUNS} runs each");
-    let one = median((0..RUNS).map(|_| run_phase(world, "one_page").growth_kib));
+/// Runs both phases in child processes against `world`'s simulator, `runs` times
+/// each (the median counts).
+pub(crate) fn measure(world: &World, runs: usize) -> Memory {
+    let all_pages = SIM_SIZE as u64 / u64::from(PAGE_SIZE);
+    eprintln!("{NAME}: one page, then {all_pages} pages, {runs} run(s) each");
+    let one = median((0..runs).map(|_| run_phase(world, 1).growth_kib));
     let mut streamed = 0;
-    let all = median((0..RUNS).map(|_| {
-        let outcome = run_phase(world, "all");
+    let all = median((0..runs).map(|_| {
+        let outcome = run_phase(world, all_pages);
         streamed = outcome.items;
         outcome.growth_kib
     }));
@@ -107,10 +107,10 @@ struct Outcome {
     growth_kib: u64,
 }
 
-fn run_phase(world: &World, phase: &str) -> Outcome {
+fn run_phase(world: &World, pages: u64) -> Outcome {
     let exe = std::env::current_exe().expect("the bench binary knows its path");
     let output = Command::new(exe)
-        .env(PHASE_VAR, phase)
+        .env(PHASE_VAR, pages.to_string())
         .env(BASE_URL_VAR, &world.base_url)
         .env(API_KEY_VAR, &world.api_key)
         .stdin(Stdio::null())
@@ -118,19 +118,22 @@ fn run_phase(world: &World, phase: &str) -> Outcome {
         .output()
         .expect("the measuring child starts");
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "phase {phase} failed: {text}");
+    assert!(output.status.success(), "{pages} pages failed: {text}");
     let numbers: Vec<u64> = text
         .split_whitespace()
         .map(|n| n.parse().expect("the child prints numbers"))
         .collect();
     match numbers[..] {
         [items, growth_kib] => Outcome { items, growth_kib },
-        _ => panic!("phase {phase} printed `{text}`"),
+        _ => panic!("{pages} pages printed `{text}`"),
     }
 }
 
-/// In the child: warm up, reset the peak, run the phase, print `items growth_kib`.
-pub(crate) fn run_child(phase: &str) {
+/// In the child: warm up with one full page (the connection, the pool, buffers sized
+/// for a page), reset the peak, stream `pages` pages dropping each server once read,
+/// and print `items growth_kib`.
+pub(crate) fn run_child(pages: &str) {
+    let pages: usize = pages.parse().expect("the parent gives a number of pages");
     let base_url = std::env::var(BASE_URL_VAR).expect("the parent gives the base URL");
     let api_key = std::env::var(API_KEY_VAR).expect("the parent gives the API key");
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -143,21 +146,15 @@ pub(crate) fn run_child(phase: &str) {
         .build()
         .expect("the client builds");
     let servers = client.cloud_servers();
+    let page = PAGE_SIZE as usize;
     runtime.block_on(async {
-        // Warm up: the connection, the pool, the runtime's buffers.
-        let first = std::pin::pin!(servers.list().page_size(1).stream())
-            .next()
-            .await;
-        assert!(matches!(first, Some(Ok(_))), "the warm-up read works");
+        let warm = count(servers.list().page_size(PAGE_SIZE).stream().take(page)).await;
+        assert_eq!(warm, page as u64, "the warm-up reads a page");
 
         std::fs::write("/proc/self/clear_refs", "5").expect("the peak RSS mark resets");
         let before = status_kib("VmRSS");
         let stream = servers.list().page_size(PAGE_SIZE).stream();
-        let items = match phase {
-            "one_page" => count(stream.take(PAGE_SIZE as usize)).await,
-            "all" => count(stream).await,
-            other => panic!("unknown phase `{other}`"),
-        };
+        let items = count(stream.take(pages * page)).await;
         let peak = status_kib("VmHWM");
         println!("{items} {}", peak.saturating_sub(before));
     });
