@@ -165,6 +165,14 @@ fn found(value: &str) -> String {
 /// `None` for null, absent, empty or blank text; the trimmed text otherwise.
 pub(crate) fn non_empty(value: Option<String>) -> Option<String> {
     let value = value?;
+    // Most wire text starts and ends with a visible ASCII character: nothing to trim,
+    // and checking two bytes is far cheaper than `trim`'s character-by-character scan
+    // (a tenth of the whole list normalisation when measured).
+    let untrimmed =
+        |byte: Option<&u8>| byte.is_some_and(|b| b.is_ascii() && !(*b as char).is_whitespace());
+    if untrimmed(value.as_bytes().first()) && untrimmed(value.as_bytes().last()) {
+        return Some(value);
+    }
     let trimmed = value.trim();
     if trimmed.is_empty() {
         None
@@ -684,6 +692,13 @@ mod tests {
             let cleaned = if decimal_comma { kept.replace(',', ".") } else { kept.replace(',', "") };
             let expected = Decimal::from_str(&cleaned).or_else(|_| Decimal::from_scientific(&cleaned)).ok();
             proptest::prop_assert_eq!(decimal(&text).ok(), expected);
+        }
+
+        #[test]
+        fn non_empty_trims_as_before(text in "[ \t\n\x0b\u{a0}\u{2003}a-zé]{0,8}") {
+            let trimmed = text.trim();
+            let expected = (!trimmed.is_empty()).then(|| trimmed.to_owned());
+            proptest::prop_assert_eq!(non_empty(Some(text.clone())), expected);
         }
 
         #[test]
