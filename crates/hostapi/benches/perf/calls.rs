@@ -8,6 +8,7 @@ use std::time::Duration;
 use criterion::{Criterion, SamplingMode, Throughput};
 use futures::StreamExt;
 use hostapi::{BareMetalId, BulkOptions, VirtualServerId};
+use hostapi_raw_infra::types::VirtualServerList;
 
 use crate::setup::World;
 
@@ -15,6 +16,9 @@ pub(crate) const ONE_GROUP: &str = "one_call_get_v1_virtual_server";
 pub(crate) const BULK_GROUP: &str = "bulk_1000_bare_metal_details";
 pub(crate) const FACADE: &str = "facade";
 pub(crate) const REQWEST: &str = "bare_reqwest";
+/// Bare reqwest, then the body decoded into the generated raw type: what a typed
+/// client costs before the facade's hooks and normalisation.
+pub(crate) const REQWEST_RAW: &str = "bare_reqwest_raw_decode";
 
 /// Requests in flight in the bulk benchmark, for both sides.
 pub(crate) const CONCURRENCY: usize = 8;
@@ -46,6 +50,12 @@ fn one_call(criterion: &mut Criterion, world: &World) {
     });
     group.bench_function(REQWEST, |b| {
         b.iter(|| runtime.block_on(world.bare_get(&path)))
+    });
+    group.bench_function(REQWEST_RAW, |b| {
+        b.iter(|| {
+            let body = runtime.block_on(world.bare_get(&path));
+            serde_json::from_slice::<VirtualServerList>(&body).unwrap()
+        })
     });
     group.finish();
 }

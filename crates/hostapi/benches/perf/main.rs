@@ -24,7 +24,7 @@ use std::time::SystemTime;
 use criterion::Criterion;
 
 fn main() {
-    if let Some(pages) = memory::child_phase() {
+    if let Some(pages) = memory::child_pages() {
         memory::run_child(&pages);
         return;
     }
@@ -54,7 +54,7 @@ fn main() {
         return;
     }
     let runs = if quick { 1 } else { 3 };
-    let memory = memory::wanted().then(|| memory::measure(&world, runs));
+    let memory = memory::wanted().then(|| memory::measure(&world, quick, runs));
     let report = table::Report::read(&output, started, memory);
     println!("\n{}", table::MARKER);
     print!("{}", report.render());
