@@ -475,11 +475,7 @@ pub(crate) fn mac_address(text: &str) -> Result<String, FieldError> {
 
 fn hosting_pack(raw: raw::BareMetalHostingPack) -> Result<BareMetalHostingPack, FieldError> {
     Ok(BareMetalHostingPack {
-        bare_metal_id: raw
-            .bare_metal_id
-            .map(id)
-            .transpose()
-            .at("bareMetalId")?,
+        bare_metal_id: raw.bare_metal_id.map(id).transpose().at("bareMetalId")?,
         reference: wire::non_empty(raw.reference),
         server_name: wire::non_empty(raw.server_name),
         server_type: wire::non_empty(raw.server_type),
