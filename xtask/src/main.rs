@@ -1,5 +1,6 @@
 //! Maintainer tasks for the hostapi workspace, run as `cargo xtask <task>`.
 
+mod bench;
 mod codegen;
 mod schema;
 
@@ -24,6 +25,16 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
+    /// Run the benchmarks (release build) and print the table of ratios, each against
+    /// its floor measured in the same run; the last line is the worst ratio against its
+    /// target. Fails when one misses.
+    Bench {
+        /// Fewer samples: the same table in under a minute (after the build).
+        #[arg(long)]
+        quick: bool,
+        /// Only the benchmarks whose name contains this (criterion's filter).
+        filter: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -31,6 +42,7 @@ fn main() -> ExitCode {
     let root = workspace_root();
     let outcome = match args.task {
         Task::Codegen { check } => codegen::run(&root, check),
+        Task::Bench { quick, filter } => bench::run(&root, quick, filter.as_deref()),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

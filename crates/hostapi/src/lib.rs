@@ -27,6 +27,7 @@
 //! service returns are [`Secret`]s, redacted unless you ask.
 
 mod bare_metal;
+mod bulk;
 mod catalog;
 mod cdn;
 mod client;
@@ -51,6 +52,7 @@ mod wait;
 mod wire;
 
 pub use bare_metal::*;
+pub use bulk::{BulkItem, BulkOptions, bulk};
 pub use catalog::*;
 pub use cdn::*;
 pub use client::{

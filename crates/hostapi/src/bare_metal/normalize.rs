@@ -27,7 +27,7 @@ pub(crate) fn list(raw: raw::BareMetalList) -> Result<Vec<BareMetalServer>, Fiel
 
 fn list_item(raw: raw::BareMetalListItem) -> Result<BareMetalServer, FieldError> {
     Ok(BareMetalServer {
-        id: id(&raw.bare_metal_id).at("bareMetalId")?,
+        id: id(raw.bare_metal_id).at("bareMetalId")?,
         name: wire::non_empty(raw.server_name),
         server_type: wire::non_empty(raw.server_type),
         reference: wire::non_empty(raw.reference),
@@ -51,7 +51,7 @@ pub(crate) fn detail(raw: raw::BareMetalWrapper) -> Result<BareMetalServer, Fiel
 /// deprecated and meaningless: left out on purpose.
 fn server(raw: raw::BareMetal) -> Result<BareMetalServer, FieldError> {
     Ok(BareMetalServer {
-        id: id(&raw.bare_metal_id).at("bareMetalId")?,
+        id: id(raw.bare_metal_id).at("bareMetalId")?,
         name: wire::non_empty(raw.server_name),
         server_type: wire::non_empty(raw.server_type),
         reference: wire::non_empty(raw.reference),
@@ -73,10 +73,10 @@ fn server(raw: raw::BareMetal) -> Result<BareMetalServer, FieldError> {
 }
 
 /// An id sent as a string or an integer. A blank id is not an id.
-pub(crate) fn id(raw: &raw::StringOrInteger) -> Result<BareMetalId, FieldError> {
+pub(crate) fn id(raw: raw::StringOrInteger) -> Result<BareMetalId, FieldError> {
     match raw {
         raw::StringOrInteger::Int64(n) => Ok(BareMetalId::from_wire(n.to_string())),
-        raw::StringOrInteger::String(s) => wire::non_empty(Some(s.clone()))
+        raw::StringOrInteger::String(s) => wire::non_empty(Some(s))
             .map(BareMetalId::from_wire)
             .ok_or_else(|| FieldError::new("expected an id, found an empty string")),
     }
@@ -447,34 +447,35 @@ fn mac_addresses(
 /// A MAC address in any letter case, separated by `:`, `-` or `.` (or not at all) →
 /// lower-case and colon-separated.
 pub(crate) fn mac_address(text: &str) -> Result<String, FieldError> {
-    let hex: String = text
+    let error = || {
+        FieldError::new(format!(
+            "expected a MAC address like 00:1a:2b:3c:4d:5e, found `{}`",
+            text.chars().take(60).collect::<String>()
+        ))
+    };
+    // Written straight into its final form: one allocation per address.
+    let mut mac = String::with_capacity(17);
+    let mut digits = 0;
+    for c in text
         .trim()
         .chars()
         .filter(|c| !matches!(c, ':' | '-' | '.'))
-        .collect();
-    if hex.len() != 12 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(FieldError::new(format!(
-            "expected a MAC address like 00:1a:2b:3c:4d:5e, found `{}`",
-            text.chars().take(60).collect::<String>()
-        )));
+    {
+        if !c.is_ascii_hexdigit() || digits == 12 {
+            return Err(error());
+        }
+        if digits > 0 && digits % 2 == 0 {
+            mac.push(':');
+        }
+        mac.push(c.to_ascii_lowercase());
+        digits += 1;
     }
-    let lower = hex.to_ascii_lowercase();
-    Ok(lower
-        .as_bytes()
-        .chunks(2)
-        .map(|pair| String::from_utf8_lossy(pair).into_owned())
-        .collect::<Vec<_>>()
-        .join(":"))
+    if digits == 12 { Ok(mac) } else { Err(error()) }
 }
 
 fn hosting_pack(raw: raw::BareMetalHostingPack) -> Result<BareMetalHostingPack, FieldError> {
     Ok(BareMetalHostingPack {
-        bare_metal_id: raw
-            .bare_metal_id
-            .as_ref()
-            .map(id)
-            .transpose()
-            .at("bareMetalId")?,
+        bare_metal_id: raw.bare_metal_id.map(id).transpose().at("bareMetalId")?,
         reference: wire::non_empty(raw.reference),
         server_name: wire::non_empty(raw.server_name),
         server_type: wire::non_empty(raw.server_type),
@@ -537,7 +538,6 @@ pub(crate) fn installation_status(
         description: wire::non_empty(status.description).map(|d| InstallationState::from_wire(&d)),
         server_id: status
             .server_pack_id
-            .as_ref()
             .map(id)
             .transpose()
             .at("serverPackId")
@@ -625,6 +625,25 @@ mod tests {
         }
         assert!(mac_address("00:1a:2b:3c:4d").is_err());
         assert!(mac_address("00:1a:2b:3c:4d:zz").is_err());
+        assert!(mac_address("00:1a:2b:3c:4d:5e:6f").is_err());
+    }
+
+    proptest::proptest! {
+        /// The one-allocation reader agrees with the reader it replaced (filter, check,
+        /// lower-case, split in pairs, join) on any text.
+        #[test]
+        fn mac_addresses_read_as_before(text in "[ 0-9a-fA-FgZ:.-]{0,20}|[0-9a-f]{12}") {
+            let hex: String = text.trim().chars().filter(|c| !matches!(c, ':' | '-' | '.')).collect();
+            let expected = (hex.len() == 12 && hex.chars().all(|c| c.is_ascii_hexdigit())).then(|| {
+                hex.to_ascii_lowercase()
+                    .as_bytes()
+                    .chunks(2)
+                    .map(|pair| String::from_utf8_lossy(pair).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(":")
+            });
+            proptest::prop_assert_eq!(mac_address(&text).ok(), expected);
+        }
     }
 
     #[test]

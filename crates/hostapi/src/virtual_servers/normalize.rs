@@ -62,7 +62,7 @@ pub(crate) fn server(raw: raw::VirtualServer) -> Result<VirtualServer, FieldErro
 /// `type` names its id `id` on some records and `Id` on others; the spec names `id`,
 /// so `Id` arrives among the leftovers.
 fn platform(mut raw: raw::VirtualServerType) -> Platform {
-    let upper_id = wire::take_extra(&mut raw.extra, "Id").and_then(|v| wire::scalar_text(&v));
+    let upper_id = wire::take_extra(&mut raw.extra, "Id").and_then(wire::into_scalar_text);
     Platform {
         id: raw.id.map(|id| id.to_string()).or(upper_id),
         name: wire::non_empty(raw.platform_name),

@@ -1,0 +1,74 @@
+//! hostapi's performance benchmarks, each measured against its floor in the same run
+//! (the machine is noisy, so only ratios within one run are compared), then a table of
+//! the ratios against their targets.
+//!
+//! Run with `cargo xtask bench` (or `cargo xtask bench --quick`), which prints the
+//! table; `cargo bench -p hostapi --bench perf` runs the same and prints the table
+//! last. Criterion's own reports go to `<target>/criterion` (or `$CRITERION_HOME`).
+//!
+//! The simulator runs in this process on its own runtime, except for the memory
+//! measurement, whose client runs in a child process (this binary again) so that the
+//! simulator's memory is not counted.
+
+mod calls;
+mod cpu_time;
+mod decode;
+mod memory;
+mod setup;
+mod signing;
+mod table;
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use criterion::Criterion;
+
+fn main() {
+    if let Some(pages) = memory::child_pages() {
+        memory::run_child(&pages);
+        return;
+    }
+    let measuring = std::env::args().any(|arg| arg == "--bench");
+    let quick = std::env::args().any(|arg| arg == "--quick");
+    let started = SystemTime::now();
+    let output = output_directory();
+    // Computing alone is timed in CPU time, calls over loopback in wall time.
+    let mut cpu = Criterion::default()
+        .with_measurement(cpu_time::ThreadCpuTime)
+        .output_directory(&output)
+        .configure_from_args();
+    let mut wall = Criterion::default()
+        .output_directory(&output)
+        .configure_from_args();
+
+    signing::bench(&mut cpu);
+    let world = setup::World::start();
+    decode::bench(&mut cpu, &world);
+    calls::bench(&mut wall, &world);
+    cpu.final_summary();
+    wall.final_summary();
+
+    // Without `--bench` (`cargo test --benches`) criterion only checks that each
+    // benchmark runs once; there is nothing to compare.
+    if !measuring {
+        return;
+    }
+    let runs = if quick { 1 } else { 3 };
+    let memory = memory::wanted().then(|| memory::measure(&world, quick, runs));
+    let report = table::Report::read(&output, started, memory);
+    println!("\n{}", table::MARKER);
+    print!("{}", report.render());
+}
+
+/// Where criterion writes its results: `$CRITERION_HOME`, else `criterion/` in the
+/// target directory this binary was built into (`<target>/release/deps/perf-…`).
+fn output_directory() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    let exe = std::env::current_exe().expect("the bench binary knows its path");
+    exe.ancestors()
+        .nth(3)
+        .map(|target| target.join("criterion"))
+        .unwrap_or_else(|| PathBuf::from("target/criterion"))
+}

@@ -1,0 +1,63 @@
+//! `cargo xtask bench [--quick]`: runs the benchmarks (`crates/hostapi/benches/perf`)
+//! and prints their table of ratios on stdout, the last line being the worst ratio
+//! against its target. Criterion's progress goes to stderr. Fails when a ratio misses
+//! its target or the benchmarks fail.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The line the benchmark binary prints before its table (`table::MARKER` there).
+const MARKER: &str = "== hostapi performance: each against its floor, same run ==";
+
+/// Criterion's options for `--quick`: stop each benchmark once its estimate is steady
+/// (at most 3 s), and a smaller bootstrap.
+const QUICK: &[&str] = &["--quick", "--measurement-time", "3", "--nresamples", "2000"];
+
+pub(crate) fn run(root: &Path, quick: bool, filter: Option<&str>) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(root)
+        .args(["bench", "--package", "hostapi", "--bench", "perf", "--"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    if quick {
+        command.args(QUICK);
+    }
+    if let Some(filter) = filter {
+        command.arg(filter);
+    }
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot run cargo bench: {e}"))?;
+    let stdout = child.stdout.take().ok_or("cargo bench has no stdout")?;
+    let mut table = Vec::new();
+    let mut in_table = false;
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("reading the benchmarks' output: {e}"))?;
+        if in_table {
+            table.push(line);
+        } else {
+            in_table = line == MARKER;
+            eprintln!("{line}");
+        }
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for cargo bench: {e}"))?;
+    if !status.success() {
+        return Err(format!("the benchmarks failed ({status})"));
+    }
+    if table.is_empty() {
+        return Err("the benchmarks printed no table".to_owned());
+    }
+    println!("{MARKER}");
+    for line in &table {
+        println!("{line}");
+    }
+    match table.last() {
+        Some(worst) if worst.ends_with("within target") => Ok(()),
+        _ => Err("a ratio missed its target (see the table)".to_owned()),
+    }
+}
