@@ -16,6 +16,9 @@ mod sandbox;
 use std::process::ExitCode;
 
 use clap::Parser;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
@@ -55,11 +58,19 @@ fn init_logging(verbose: u8) {
         1 => "warn,hostapi=debug",
         _ => "debug",
     };
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_target(false)
+    // `target=level` directives (as in RUST_LOG) without EnvFilter's span and regex
+    // filters, which would build the regex engine into the binary for nothing.
+    let filter: Targets = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|directives| directives.parse().ok())
+        .unwrap_or_else(|| default.parse().unwrap_or_default());
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .with_target(false),
+        )
+        .with(filter)
         .try_init();
 }

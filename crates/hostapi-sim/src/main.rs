@@ -6,6 +6,9 @@ use std::io::Write;
 
 use clap::Parser;
 use hostapi_sim::{FaultConfig, Sim, SimConfig};
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 /// A stateful fake server of the infra v1, cloud v2 and CDN interfaces.
 #[derive(Debug, Parser)]
@@ -44,12 +47,14 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+    // `target=level` directives from RUST_LOG (no EnvFilter: it builds a regex engine).
+    let filter: Targets = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|directives| directives.parse().ok())
+        .unwrap_or_else(|| Targets::new().with_default(tracing::Level::INFO));
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(filter)
         .init();
     let args = Args::parse();
     let config = SimConfig {
