@@ -178,85 +178,55 @@ where
     results.right_stream()
 }
 
-impl<'a> BareMetals<'a> {
-    /// Reads many servers in detail (what [`get`](Self::get) reads), with at most
-    /// `options.concurrency()` requests in flight; one [`BulkItem`] per id, a failure
-    /// being that id's error. See [`bulk`] for how the calls run.
-    pub fn get_many<I>(
-        &self,
-        ids: I,
-        options: BulkOptions,
-    ) -> impl Stream<Item = BulkItem<BareMetalId, BareMetalServer>> + Send + 'a
-    where
-        I: IntoIterator<Item = BareMetalId>,
-        I::IntoIter: Send + 'a,
-    {
-        let handle = *self;
-        bulk(futures::stream::iter(ids), options, move |id| async move {
-            handle.get(&id).await
-        })
-    }
+/// `get_many` for a handle whose `get` reads one record by id.
+macro_rules! get_many {
+    ($handle:ident, $id:ty, $record:ty, $what:literal) => {
+        impl<'a> $handle<'a> {
+            #[doc = concat!("Reads many ", $what, " (what [`get`](Self::get) reads), with at most")]
+            /// `options.concurrency()` requests in flight; one [`BulkItem`] per id, a
+            /// failure being that id's error. See [`bulk`] for how the calls run.
+            pub fn get_many<I>(
+                &self,
+                ids: I,
+                options: BulkOptions,
+            ) -> impl Stream<Item = BulkItem<$id, $record>> + Send + 'a
+            where
+                I: IntoIterator<Item = $id>,
+                I::IntoIter: Send + 'a,
+            {
+                let handle = *self;
+                bulk(futures::stream::iter(ids), options, move |id| async move {
+                    handle.get(&id).await
+                })
+            }
+        }
+    };
 }
 
-impl<'a> CloudServers<'a> {
-    /// Reads many cloud virtual servers (what [`get`](Self::get) reads), with at most
-    /// `options.concurrency()` requests in flight; one [`BulkItem`] per id, a failure
-    /// being that id's error. See [`bulk`] for how the calls run.
-    pub fn get_many<I>(
-        &self,
-        ids: I,
-        options: BulkOptions,
-    ) -> impl Stream<Item = BulkItem<CloudServerId, CloudServer>> + Send + 'a
-    where
-        I: IntoIterator<Item = CloudServerId>,
-        I::IntoIter: Send + 'a,
-    {
-        let handle = *self;
-        bulk(futures::stream::iter(ids), options, move |id| async move {
-            handle.get(&id).await
-        })
-    }
-}
-
-impl<'a> VirtualServers<'a> {
-    /// Reads many v1 virtual servers (what [`get`](Self::get) reads), with at most
-    /// `options.concurrency()` requests in flight; one [`BulkItem`] per id, a failure
-    /// being that id's error. See [`bulk`] for how the calls run.
-    pub fn get_many<I>(
-        &self,
-        ids: I,
-        options: BulkOptions,
-    ) -> impl Stream<Item = BulkItem<VirtualServerId, VirtualServer>> + Send + 'a
-    where
-        I: IntoIterator<Item = VirtualServerId>,
-        I::IntoIter: Send + 'a,
-    {
-        let handle = *self;
-        bulk(futures::stream::iter(ids), options, move |id| async move {
-            handle.get(&id).await
-        })
-    }
-}
-
-impl<'a> PrivateRacks<'a> {
-    /// Reads many private racks in detail (what [`get`](Self::get) reads), with at
-    /// most `options.concurrency()` requests in flight; one [`BulkItem`] per id, a
-    /// failure being that id's error. See [`bulk`] for how the calls run.
-    pub fn get_many<I>(
-        &self,
-        ids: I,
-        options: BulkOptions,
-    ) -> impl Stream<Item = BulkItem<PrivateRackId, PrivateRack>> + Send + 'a
-    where
-        I: IntoIterator<Item = PrivateRackId>,
-        I::IntoIter: Send + 'a,
-    {
-        let handle = *self;
-        bulk(futures::stream::iter(ids), options, move |id| async move {
-            handle.get(&id).await
-        })
-    }
-}
+get_many!(
+    BareMetals,
+    BareMetalId,
+    BareMetalServer,
+    "bare metal servers in detail"
+);
+get_many!(
+    CloudServers,
+    CloudServerId,
+    CloudServer,
+    "cloud virtual servers"
+);
+get_many!(
+    VirtualServers,
+    VirtualServerId,
+    VirtualServer,
+    "v1 virtual servers"
+);
+get_many!(
+    PrivateRacks,
+    PrivateRackId,
+    PrivateRack,
+    "private racks in detail"
+);
 
 #[cfg(test)]
 mod tests {

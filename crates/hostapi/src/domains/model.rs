@@ -161,8 +161,8 @@ impl NewDnsRecord {
     }
 }
 
-/// The new content of a DNS record. An update replaces the name, type, value and
-/// priority together, so every field is given; [`DnsRecordUpdate::from`] a
+/// The new content of a DNS record: the same fields as a new record, since an update
+/// replaces the name, type, value and priority together. `DnsRecordUpdate::from` a
 /// [`DnsRecord`] starts from what the record has now.
 ///
 /// ```
@@ -172,55 +172,10 @@ impl NewDnsRecord {
 /// # let _ = update;
 /// # }
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DnsRecordUpdate {
-    /// The record's name; not blank.
-    pub name: String,
-    /// The record's type.
-    pub record_type: DnsRecordType,
-    /// The record's value; not blank, and an IPv4 (A) or IPv6 (AAAA) address for
-    /// address records.
-    pub content: String,
-    /// The priority: required for MX and SRV records, refused for every other type.
-    pub priority: Option<u16>,
-}
+pub type DnsRecordUpdate = NewDnsRecord;
 
-impl DnsRecordUpdate {
-    /// An update without a priority (add one with [`DnsRecordUpdate::priority`] for
-    /// MX and SRV records).
-    pub fn new(
-        name: impl Into<String>,
-        record_type: DnsRecordType,
-        content: impl Into<String>,
-    ) -> Self {
-        Self {
-            name: name.into(),
-            record_type,
-            content: content.into(),
-            priority: None,
-        }
-    }
-
-    /// The same update with a priority (MX and SRV only).
-    pub fn priority(mut self, priority: u16) -> Self {
-        self.priority = Some(priority);
-        self
-    }
-}
-
-impl From<DnsRecord> for DnsRecordUpdate {
+impl From<DnsRecord> for NewDnsRecord {
     fn from(record: DnsRecord) -> Self {
-        Self {
-            name: record.name,
-            record_type: record.record_type,
-            content: record.content,
-            priority: record.priority,
-        }
-    }
-}
-
-impl From<NewDnsRecord> for DnsRecordUpdate {
-    fn from(record: NewDnsRecord) -> Self {
         Self {
             name: record.name,
             record_type: record.record_type,
