@@ -469,7 +469,7 @@ async fn invalid_records_send_nothing() {
             "{record:?}: {err}"
         );
         let err = records
-            .update(&DnsRecordId::from(1u32), &record.clone().into())
+            .update(&DnsRecordId::from(1u32), &record)
             .await
             .unwrap_err();
         assert!(
