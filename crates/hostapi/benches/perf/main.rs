@@ -1,6 +1,7 @@
 //! hostapi's performance benchmarks, each measured against its floor in the same run
-//! (the machine is noisy, so only ratios within one run are compared), then a table of
-//! the ratios against their targets.
+//! and in alternation with it (the machine is noisy, so only ratios of interleaved
+//! measurements are compared: see `paired`), then a table of the ratios against their
+//! targets.
 //!
 //! Run with `cargo xtask bench` (or `cargo xtask bench --quick`), which prints the
 //! table; `cargo bench -p hostapi --bench perf` runs the same and prints the table
@@ -11,15 +12,14 @@
 //! simulator's memory is not counted.
 
 mod calls;
-mod cpu_time;
 mod decode;
 mod memory;
+mod paired;
 mod setup;
 mod signing;
 mod table;
 
 use std::path::PathBuf;
-use std::time::SystemTime;
 
 use criterion::Criterion;
 
@@ -30,23 +30,18 @@ fn main() {
     }
     let measuring = std::env::args().any(|arg| arg == "--bench");
     let quick = std::env::args().any(|arg| arg == "--quick");
-    let started = SystemTime::now();
     let output = output_directory();
-    // Computing alone is timed in CPU time, calls over loopback in wall time.
-    let mut cpu = Criterion::default()
-        .with_measurement(cpu_time::ThreadCpuTime)
-        .output_directory(&output)
-        .configure_from_args();
-    let mut wall = Criterion::default()
+    // Every criterion value is a ratio of paired measurements (`paired::Ratio`).
+    let mut criterion = Criterion::default()
+        .with_measurement(paired::Ratio)
         .output_directory(&output)
         .configure_from_args();
 
-    signing::bench(&mut cpu);
+    signing::bench(&mut criterion);
     let world = setup::World::start();
-    decode::bench(&mut cpu, &world);
-    calls::bench(&mut wall, &world);
-    cpu.final_summary();
-    wall.final_summary();
+    decode::bench(&mut criterion, &world);
+    calls::bench(&mut criterion, &world);
+    criterion.final_summary();
 
     // Without `--bench` (`cargo test --benches`) criterion only checks that each
     // benchmark runs once; there is nothing to compare.
@@ -55,7 +50,7 @@ fn main() {
     }
     let runs = if quick { 1 } else { 3 };
     let memory = memory::wanted().then(|| memory::measure(&world, quick, runs));
-    let report = table::Report::read(&output, started, memory);
+    let report = table::Report::read(memory);
     println!("\n{}", table::MARKER);
     print!("{}", report.render());
 }

@@ -2,10 +2,9 @@
 //! and against its target. The last line names the worst ratio against its target.
 
 use std::fmt::Write as _;
-use std::path::Path;
-use std::time::SystemTime;
 
 use crate::memory::{self, Memory};
+use crate::paired::{Pair, Recorded};
 use crate::{calls, decode, signing};
 
 /// The line before the table (`cargo xtask bench` prints what follows it).
@@ -57,68 +56,69 @@ pub(crate) struct Report {
 }
 
 impl Report {
-    /// Reads this run's criterion estimates (files older than `started` belong to an
-    /// earlier run and count as not run) and the memory measurement.
-    pub(crate) fn read(output: &Path, started: SystemTime, memory: Option<Memory>) -> Self {
-        let time = |group: &str, bench: &str| median_ns(output, group, bench, started);
+    /// The rows from this run's paired measurements (`paired::Recorded`) and the
+    /// memory measurement.
+    pub(crate) fn read(memory: Option<Memory>) -> Self {
+        // The median of the rounds' ratios (robust to a round that something else on
+        // the machine disturbed, unlike a mean), and the median time of one unit of
+        // each side.
+        let ratio = |pair: &Pair| Recorded::ratio(pair.group, pair.name).map(|(r, _)| r);
+        let units = |pair: &Pair| Recorded::medians(pair.group, pair.name);
         let mut rows = Vec::new();
 
-        let facade = time(decode::GROUP, decode::FACADE);
-        let raw = time(decode::GROUP, decode::RAW);
-        let value = time(decode::GROUP, decode::VALUE);
+        let facade = units(&decode::FACADE_OVER_RAW);
+        let value = units(&decode::FACADE_OVER_VALUE);
         rows.push(Row {
             name: "decode+normalise 10k v1 servers",
-            measured: show(facade, |ns| format!("{} facade", millis(ns))),
-            floor: match (raw, value) {
-                (Some(raw), Some(value)) => format!(
-                    "{} raw types ({} Value, {:.2}x)",
-                    millis(raw),
-                    millis(value),
-                    value / raw
-                ),
-                _ => show(raw, |ns| format!("{} raw types", millis(ns))),
-            },
-            ratio: ratio(facade, raw),
+            measured: show(facade, |(ns, _)| format!("{} facade", millis(ns))),
+            floor: show(facade, |(_, ns)| format!("{} raw types", millis(ns))),
+            ratio: ratio(&decode::FACADE_OVER_RAW),
             target: Target::AtMost(1.2),
         });
-
-        let tracked = time(decode::GROUP, decode::TRACKED);
         rows.push(Row {
-            name: "  of which the path-tracked decode",
-            measured: show(tracked, |ns| format!("{} decode only", millis(ns))),
-            floor: show(raw, |ns| format!("{} raw types", millis(ns))),
-            ratio: ratio(tracked, raw),
+            name: "  the same against serde Value",
+            measured: show(value, |(ns, _)| format!("{} facade", millis(ns))),
+            floor: show(value, |(_, ns)| format!("{} serde_json::Value", millis(ns))),
+            ratio: ratio(&decode::FACADE_OVER_VALUE),
+            target: Target::Info,
+        });
+        let tracked = units(&decode::TRACKED_OVER_RAW);
+        rows.push(Row {
+            name: "  a path-tracked decode (errors)",
+            measured: show(tracked, |(ns, _)| format!("{} decode only", millis(ns))),
+            floor: show(tracked, |(_, ns)| format!("{} raw types", millis(ns))),
+            ratio: ratio(&decode::TRACKED_OVER_RAW),
             target: Target::Info,
         });
 
-        let facade = time(calls::ONE_GROUP, calls::FACADE);
-        let bare = time(calls::ONE_GROUP, calls::REQWEST);
+        let one = units(&calls::FACADE_OVER_REQWEST);
         rows.push(Row {
             name: "one call (GET v1 server)",
-            measured: show(facade, |ns| format!("{} facade", micros(ns))),
-            floor: show(bare, |ns| format!("{} bare reqwest", micros(ns))),
-            ratio: ratio(facade, bare),
+            measured: show(one, |(ns, _)| format!("{} facade", micros(ns))),
+            floor: show(one, |(_, ns)| format!("{} bare reqwest", micros(ns))),
+            ratio: ratio(&calls::FACADE_OVER_REQWEST),
             target: Target::AtMost(1.1),
         });
-
-        let typed = time(calls::ONE_GROUP, calls::REQWEST_RAW);
+        let typed = units(&calls::TYPED_OVER_REQWEST);
         rows.push(Row {
             name: "  bare reqwest + raw-type decode",
-            measured: show(typed, |ns| format!("{} typed", micros(ns))),
-            floor: show(bare, |ns| format!("{} bare reqwest", micros(ns))),
-            ratio: ratio(typed, bare),
+            measured: show(typed, |(ns, _)| format!("{} typed", micros(ns))),
+            floor: show(typed, |(_, ns)| format!("{} bare reqwest", micros(ns))),
+            ratio: ratio(&calls::TYPED_OVER_REQWEST),
             target: Target::Info,
         });
 
-        let facade = time(calls::BULK_GROUP, calls::FACADE);
-        let bare = time(calls::BULK_GROUP, calls::REQWEST);
+        let bulk = units(&calls::GET_MANY_OVER_REQWEST);
         let per_second = |ns: f64| f64::from(calls::BARE_METALS) / (ns / 1e9);
         rows.push(Row {
             name: "bulk 1000 bare metal details",
-            measured: show(facade, |ns| format!("{:.0}/s get_many", per_second(ns))),
-            floor: show(bare, |ns| format!("{:.0}/s bare reqwest", per_second(ns))),
-            // Throughput: the facade's requests per second over bare reqwest's.
-            ratio: ratio(bare, facade),
+            measured: show(bulk, |(ns, _)| format!("{:.0}/s get_many", per_second(ns))),
+            floor: show(bulk, |(_, ns)| {
+                format!("{:.0}/s bare reqwest", per_second(ns))
+            }),
+            // Throughput: the facade's requests per second over bare reqwest's, the
+            // inverse of the time ratio.
+            ratio: ratio(&calls::GET_MANY_OVER_REQWEST).map(|r| 1.0 / r),
             target: Target::AtLeast(0.8),
         });
 
@@ -172,13 +172,17 @@ impl Report {
             None => rows.push(rss_row(Target::AtMost(2.0))),
         }
 
-        let facade = time(signing::GROUP, signing::FACADE);
-        let floor = time(signing::GROUP, signing::FLOOR);
+        let signing = units(&signing::FACADE_OVER_SHA1);
+        let per_second = |ns: f64| f64::from(signing::BATCH) / (ns / 1e9);
         rows.push(Row {
             name: "CDN signatures",
-            measured: show(facade, |ns| format!("{:.0}/s cdn_signature", 1e9 / ns)),
-            floor: show(floor, |ns| format!("{:.0}/s sha1+hex", 1e9 / ns)),
-            ratio: ratio(facade, floor),
+            measured: show(signing, |(ns, _)| {
+                format!("{:.0}/s cdn_signature", per_second(ns))
+            }),
+            floor: show(signing, |(_, ns)| {
+                format!("{:.0}/s sha1+hex", per_second(ns))
+            }),
+            ratio: ratio(&signing::FACADE_OVER_SHA1),
             target: Target::AtMost(1.5),
         });
         Self { rows }
@@ -237,12 +241,8 @@ impl Report {
     }
 }
 
-fn ratio(numerator: Option<f64>, denominator: Option<f64>) -> Option<f64> {
-    Some(numerator? / denominator?)
-}
-
-fn show(ns: Option<f64>, format: impl Fn(f64) -> String) -> String {
-    ns.map_or_else(|| "not run".to_owned(), format)
+fn show<T>(value: Option<T>, format: impl Fn(T) -> String) -> String {
+    value.map_or_else(|| "not run".to_owned(), format)
 }
 
 fn millis(ns: f64) -> String {
@@ -251,18 +251,4 @@ fn millis(ns: f64) -> String {
 
 fn micros(ns: f64) -> String {
     format!("{:.1} us", ns / 1e3)
-}
-
-/// The median time per iteration (ns) criterion estimated in this run.
-fn median_ns(output: &Path, group: &str, bench: &str, started: SystemTime) -> Option<f64> {
-    let path = output.join(group).join(bench).join("new/estimates.json");
-    let fresh = std::fs::metadata(&path)
-        .and_then(|m| m.modified())
-        .is_ok_and(|modified| modified >= started);
-    if !fresh {
-        return None;
-    }
-    let text = std::fs::read_to_string(&path).ok()?;
-    let estimates: serde_json::Value = serde_json::from_str(&text).ok()?;
-    estimates["median"]["point_estimate"].as_f64()
 }
