@@ -198,9 +198,9 @@ impl Report {
         );
         for row in &self.rows {
             let (ratio, verdict) = match row.ratio {
-                Some(ratio) if matches!(row.target, Target::Info) => (format!("{ratio:.2}x"), ""),
-                Some(ratio) if row.target.used(ratio) <= 1.0 => (format!("{ratio:.2}x"), "ok"),
-                Some(ratio) => (format!("{ratio:.2}x"), "MISSED"),
+                Some(ratio) if matches!(row.target, Target::Info) => (format!("{ratio:.3}x"), ""),
+                Some(ratio) if row.target.used(ratio) <= 1.0 => (format!("{ratio:.3}x"), "ok"),
+                Some(ratio) => (format!("{ratio:.3}x"), "MISSED"),
                 None => ("-".to_owned(), "not run"),
             };
             let _ = writeln!(
@@ -224,7 +224,7 @@ impl Report {
                 let used = row.target.used(ratio);
                 writeln!(
                     out,
-                    "worst: {} {ratio:.2}x against {} ({:.0}% of its allowance): {}",
+                    "worst: {} {ratio:.3}x against {} ({:.0}% of its allowance): {}",
                     row.name,
                     row.target.describe(),
                     used * 100.0,
