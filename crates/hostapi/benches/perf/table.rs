@@ -50,6 +50,26 @@ struct Row {
     target: Target,
 }
 
+/// How a side's median unit time (ns) is shown.
+type Show = fn(f64) -> String;
+
+impl Row {
+    /// The row of a paired measurement: each side's median unit time, labelled and
+    /// shown by `sides`, and the median of the rounds' ratios (robust to a round that
+    /// something else on the machine disturbed, unlike a mean).
+    fn paired(name: &'static str, pair: &Pair, sides: [(&str, Show); 2], target: Target) -> Self {
+        let units = Recorded::medians(pair.group, pair.name);
+        let [(measured, show_measured), (floor, show_floor)] = sides;
+        Self {
+            name,
+            measured: show(units, |(ns, _)| format!("{} {measured}", show_measured(ns))),
+            floor: show(units, |(_, ns)| format!("{} {floor}", show_floor(ns))),
+            ratio: Recorded::ratio(pair.group, pair.name).map(|(ratio, _)| ratio),
+            target,
+        }
+    }
+}
+
 /// Every row of this run.
 pub(crate) struct Report {
     rows: Vec<Row>,
@@ -59,68 +79,48 @@ impl Report {
     /// The rows from this run's paired measurements (`paired::Recorded`) and the
     /// memory measurement.
     pub(crate) fn read(memory: Option<Memory>) -> Self {
-        // The median of the rounds' ratios (robust to a round that something else on
-        // the machine disturbed, unlike a mean), and the median time of one unit of
-        // each side.
-        let ratio = |pair: &Pair| Recorded::ratio(pair.group, pair.name).map(|(r, _)| r);
-        let units = |pair: &Pair| Recorded::medians(pair.group, pair.name);
-        let mut rows = Vec::new();
-
-        let facade = units(&decode::FACADE_OVER_RAW);
-        let value = units(&decode::FACADE_OVER_VALUE);
-        rows.push(Row {
-            name: "decode+normalise 10k v1 servers",
-            measured: show(facade, |(ns, _)| format!("{} facade", millis(ns))),
-            floor: show(facade, |(_, ns)| format!("{} raw types", millis(ns))),
-            ratio: ratio(&decode::FACADE_OVER_RAW),
-            target: Target::AtMost(1.2),
-        });
-        rows.push(Row {
-            name: "  the same against serde Value",
-            measured: show(value, |(ns, _)| format!("{} facade", millis(ns))),
-            floor: show(value, |(_, ns)| format!("{} serde_json::Value", millis(ns))),
-            ratio: ratio(&decode::FACADE_OVER_VALUE),
-            target: Target::Info,
-        });
-        let tracked = units(&decode::TRACKED_OVER_RAW);
-        rows.push(Row {
-            name: "  a path-tracked decode (errors)",
-            measured: show(tracked, |(ns, _)| format!("{} decode only", millis(ns))),
-            floor: show(tracked, |(_, ns)| format!("{} raw types", millis(ns))),
-            ratio: ratio(&decode::TRACKED_OVER_RAW),
-            target: Target::Info,
-        });
-
-        let one = units(&calls::FACADE_OVER_REQWEST);
-        rows.push(Row {
-            name: "one call (GET v1 server)",
-            measured: show(one, |(ns, _)| format!("{} facade", micros(ns))),
-            floor: show(one, |(_, ns)| format!("{} bare reqwest", micros(ns))),
-            ratio: ratio(&calls::FACADE_OVER_REQWEST),
-            target: Target::AtMost(1.1),
-        });
-        let typed = units(&calls::TYPED_OVER_REQWEST);
-        rows.push(Row {
-            name: "  bare reqwest + raw-type decode",
-            measured: show(typed, |(ns, _)| format!("{} typed", micros(ns))),
-            floor: show(typed, |(_, ns)| format!("{} bare reqwest", micros(ns))),
-            ratio: ratio(&calls::TYPED_OVER_REQWEST),
-            target: Target::Info,
-        });
-
-        let bulk = units(&calls::GET_MANY_OVER_REQWEST);
-        let per_second = |ns: f64| f64::from(calls::BARE_METALS) / (ns / 1e9);
-        rows.push(Row {
-            name: "bulk 1000 bare metal details",
-            measured: show(bulk, |(ns, _)| format!("{:.0}/s get_many", per_second(ns))),
-            floor: show(bulk, |(_, ns)| {
-                format!("{:.0}/s bare reqwest", per_second(ns))
-            }),
-            // Throughput: the facade's requests per second over bare reqwest's, the
-            // inverse of the time ratio.
-            ratio: ratio(&calls::GET_MANY_OVER_REQWEST).map(|r| 1.0 / r),
-            target: Target::AtLeast(0.8),
-        });
+        let mut rows = vec![
+            Row::paired(
+                "decode+normalise 10k v1 servers",
+                &decode::FACADE_OVER_RAW,
+                [("facade", millis), ("raw types", millis)],
+                Target::AtMost(1.2),
+            ),
+            Row::paired(
+                "  the same against serde Value",
+                &decode::FACADE_OVER_VALUE,
+                [("facade", millis), ("serde_json::Value", millis)],
+                Target::Info,
+            ),
+            Row::paired(
+                "  a path-tracked decode (errors)",
+                &decode::TRACKED_OVER_RAW,
+                [("decode only", millis), ("raw types", millis)],
+                Target::Info,
+            ),
+            Row::paired(
+                "one call (GET v1 server)",
+                &calls::FACADE_OVER_REQWEST,
+                [("facade", micros), ("bare reqwest", micros)],
+                Target::AtMost(1.1),
+            ),
+            Row::paired(
+                "  bare reqwest + raw-type decode",
+                &calls::TYPED_OVER_REQWEST,
+                [("typed", micros), ("bare reqwest", micros)],
+                Target::Info,
+            ),
+        ];
+        // Throughput: the facade's requests per second over bare reqwest's, the inverse
+        // of the time ratio.
+        let mut bulk = Row::paired(
+            "bulk 1000 bare metal details",
+            &calls::GET_MANY_OVER_REQWEST,
+            [("get_many", bulk_rate), ("bare reqwest", bulk_rate)],
+            Target::AtLeast(0.8),
+        );
+        bulk.ratio = bulk.ratio.map(|r| 1.0 / r);
+        rows.push(bulk);
 
         let rss_row = |target| match memory {
             Some(Memory { rss, .. }) => Row {
@@ -172,19 +172,12 @@ impl Report {
             None => rows.push(rss_row(Target::AtMost(2.0))),
         }
 
-        let signing = units(&signing::FACADE_OVER_SHA1);
-        let per_second = |ns: f64| f64::from(signing::BATCH) / (ns / 1e9);
-        rows.push(Row {
-            name: "CDN signatures",
-            measured: show(signing, |(ns, _)| {
-                format!("{:.0}/s cdn_signature", per_second(ns))
-            }),
-            floor: show(signing, |(_, ns)| {
-                format!("{:.0}/s sha1+hex", per_second(ns))
-            }),
-            ratio: ratio(&signing::FACADE_OVER_SHA1),
-            target: Target::AtMost(1.5),
-        });
+        rows.push(Row::paired(
+            "CDN signatures",
+            &signing::FACADE_OVER_SHA1,
+            [("cdn_signature", signing_rate), ("sha1+hex", signing_rate)],
+            Target::AtMost(1.5),
+        ));
         Self { rows }
     }
 
@@ -251,4 +244,14 @@ fn millis(ns: f64) -> String {
 
 fn micros(ns: f64) -> String {
     format!("{:.1} us", ns / 1e3)
+}
+
+/// Bare metal details per second, from the time of one bulk unit.
+fn bulk_rate(ns: f64) -> String {
+    format!("{:.0}/s", f64::from(calls::BARE_METALS) / (ns / 1e9))
+}
+
+/// Signatures per second, from the time of one batch.
+fn signing_rate(ns: f64) -> String {
+    format!("{:.0}/s", f64::from(signing::BATCH) / (ns / 1e9))
 }
