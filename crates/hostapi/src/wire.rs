@@ -492,10 +492,15 @@ pub(crate) fn contract_term_text(text: &str) -> Result<ContractTerm, FieldError>
         None => (text, "year"),
     };
     let amount: u32 = number.parse().map_err(|_| error())?;
-    let unit = match unit.to_ascii_lowercase().trim_end_matches('s') {
-        "year" | "yr" => TermUnit::Years,
-        "month" | "mo" => TermUnit::Months,
-        _ => TermUnit::from_wire(unit),
+    // Compared without lower-casing a copy (this runs for every record of a list).
+    let singular = unit.trim_end_matches(['s', 'S']);
+    let is = |words: &[&str]| words.iter().any(|w| singular.eq_ignore_ascii_case(w));
+    let unit = if is(&["year", "yr"]) {
+        TermUnit::Years
+    } else if is(&["month", "mo"]) {
+        TermUnit::Months
+    } else {
+        TermUnit::from_wire(unit)
     };
     Ok(ContractTerm { amount, unit })
 }
@@ -616,6 +621,10 @@ mod tests {
         assert_eq!(contract_term_text("2 years").unwrap().months(), Some(24));
         assert_eq!(contract_term_text("12 months").unwrap().months(), Some(12));
         assert_eq!(contract_term_text("3").unwrap().months(), Some(36));
+        assert_eq!(contract_term_text("1 YEARS").unwrap().months(), Some(12));
+        assert_eq!(contract_term_text("2 Yrs").unwrap().months(), Some(24));
+        assert_eq!(contract_term_text("6 Mos").unwrap().months(), Some(6));
+        assert_eq!(contract_term_text("1 Month").unwrap().months(), Some(1));
         assert!(contract_term_text("forever").is_err());
     }
 
