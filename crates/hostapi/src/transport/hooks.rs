@@ -1,10 +1,12 @@
 //! The hooks every generated call runs through: credentials, signing, retries, and the
 //! record of what happened.
 
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
 use hostapi_hooks::CallHooks;
+use reqwest::ResponseBuilderExt;
 use reqwest::header::{HeaderName, HeaderValue};
 
 use tokio::time::Instant;
@@ -208,22 +210,49 @@ async fn send_buffered(client: &reqwest::Client, request: reqwest::Request) -> A
     let mut response = client.execute(request).await?;
     let status = response.status();
     let version = response.version();
-    let headers = response.headers().clone();
+    // Reading the body needs none of the headers: move them rather than copy them.
+    let headers = std::mem::take(response.headers_mut());
     let (body, truncated) = if status.is_success() {
         (response.bytes().await?, false)
     } else {
         read_at_most(&mut response, MAX_ERROR_BODY).await?
     };
-    let mut rebuilt = http::Response::new(body.clone());
-    *rebuilt.status_mut() = status;
-    *rebuilt.version_mut() = version;
-    *rebuilt.headers_mut() = headers;
     Ok(Received {
         status: status.as_u16(),
+        response: rebuild(status, version, headers, body.clone()),
         body,
         truncated,
-        response: reqwest::Response::from(rebuilt),
     })
+}
+
+/// The URL a rebuilt answer carries: the placeholder reqwest gives an answer built
+/// from parts (not the request's URL, which can hold a CDN signature), parsed once —
+/// reqwest parses it afresh for every answer it is not given one for, which cost more
+/// than the rest of the rebuild.
+static PLACEHOLDER_URL: LazyLock<Option<reqwest::Url>> =
+    LazyLock::new(|| reqwest::Url::parse("http://no.url.provided.local").ok());
+
+/// An answer for the generated code to decode, around the body already read.
+fn rebuild(
+    status: reqwest::StatusCode,
+    version: reqwest::Version,
+    headers: reqwest::header::HeaderMap,
+    body: bytes::Bytes,
+) -> reqwest::Response {
+    let mut builder = http::Response::builder().status(status).version(version);
+    if let Some(url) = PLACEHOLDER_URL.as_ref() {
+        builder = builder.url(url.clone());
+    }
+    // The builder only fails on a part given as unchecked text, and every part here
+    // is already typed; the fallback keeps that a non-event.
+    let mut rebuilt = builder.body(body.clone()).unwrap_or_else(|_| {
+        let mut plain = http::Response::new(body);
+        *plain.status_mut() = status;
+        *plain.version_mut() = version;
+        plain
+    });
+    *rebuilt.headers_mut() = headers;
+    reqwest::Response::from(rebuilt)
 }
 
 /// Reads at most `limit` bytes of a body; says whether there was more.
