@@ -7,7 +7,7 @@ use hostapi::{
     PartitionLayout, RescueImageId,
 };
 
-use super::ips::{IP_COLUMNS, ip_update};
+use super::ips::{IP_COLUMNS, IpChange};
 use super::usage::{self, UsageCommand};
 use super::{Context, WaitArgs, WaitTuning, parse_id};
 use crate::confirm::confirm;
@@ -274,18 +274,8 @@ pub(crate) enum BareMetalIpsCommand {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>)]
         id: BareMetalId,
-        /// The IP address.
-        ip: String,
-        /// The reverse DNS name (PTR) to set ("" clears it).
-        #[arg(
-            long,
-            conflicts_with = "null_routed",
-            required_unless_present = "null_routed"
-        )]
-        reverse_lookup: Option<String>,
-        /// Null-route the IP (true) or stop (false).
-        #[arg(long, value_parser = super::parse_bool)]
-        null_routed: Option<bool>,
+        #[command(flatten)]
+        change: IpChange,
     },
 }
 
@@ -495,15 +485,12 @@ async fn ips(context: &Context, command: BareMetalIpsCommand) -> Result<(), Fail
     match command {
         BareMetalIpsCommand::List { id } => out.list(&servers.ips(&id).list().await?, IP_COLUMNS),
         BareMetalIpsCommand::Get { id, ip } => out.one(&servers.ips(&id).get(&ip).await?),
-        BareMetalIpsCommand::Update {
-            id,
-            ip,
-            reverse_lookup,
-            null_routed,
-        } => {
-            let change = ip_update(reverse_lookup, null_routed);
-            out.one(&servers.ips(&id).update(&ip, &change).await?)
-        }
+        BareMetalIpsCommand::Update { id, change } => out.one(
+            &servers
+                .ips(&id)
+                .update(&change.ip, &change.update())
+                .await?,
+        ),
     }
 }
 

@@ -1,6 +1,6 @@
 //! `hostapi ips`: IP addresses of any server.
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use hostapi::IpUpdate;
 
 use super::Context;
@@ -24,41 +24,48 @@ pub(crate) enum IpsCommand {
         after_help = "Examples:\n  hostapi ips update 85.17.0.10 --reverse-lookup web.example.com\n  hostapi ips update 85.17.0.10 --null-routed true"
     )]
     Update {
-        /// The IP address.
-        ip: String,
-        /// The reverse DNS name (PTR) to set ("" clears it).
-        #[arg(
-            long,
-            conflicts_with = "null_routed",
-            required_unless_present = "null_routed"
-        )]
-        reverse_lookup: Option<String>,
-        /// Null-route the IP (true) or stop (false).
-        #[arg(long, value_parser = super::parse_bool)]
-        null_routed: Option<bool>,
+        #[command(flatten)]
+        change: IpChange,
     },
 }
 
-/// The one change `--reverse-lookup` / `--null-routed` ask for (clap makes sure there
-/// is exactly one).
-pub(crate) fn ip_update(reverse_lookup: Option<String>, null_routed: Option<bool>) -> IpUpdate {
-    match (reverse_lookup, null_routed) {
-        (Some(name), _) => IpUpdate::ReverseLookup(name),
-        (None, on) => IpUpdate::NullRouted(on.unwrap_or(false)),
+/// The IP and the one change every `ips update` command (of any server, a bare metal,
+/// a rack) takes.
+#[derive(Debug, Args)]
+pub(crate) struct IpChange {
+    /// The IP address.
+    pub(crate) ip: String,
+    /// The reverse DNS name (PTR) to set ("" clears it).
+    #[arg(
+        long,
+        conflicts_with = "null_routed",
+        required_unless_present = "null_routed"
+    )]
+    reverse_lookup: Option<String>,
+    /// Null-route the IP (true) or stop (false).
+    #[arg(long, value_parser = super::parse_bool)]
+    null_routed: Option<bool>,
+}
+
+impl IpChange {
+    /// The one change `--reverse-lookup` / `--null-routed` ask for (clap makes sure
+    /// there is exactly one).
+    pub(crate) fn update(&self) -> IpUpdate {
+        match (&self.reverse_lookup, self.null_routed) {
+            (Some(name), _) => IpUpdate::ReverseLookup(name.clone()),
+            (None, on) => IpUpdate::NullRouted(on.unwrap_or(false)),
+        }
     }
 }
 
 pub(crate) async fn run(context: &Context, command: IpsCommand) -> Result<(), Failure> {
     match command {
-        IpsCommand::Update {
-            ip,
-            reverse_lookup,
-            null_routed,
-        } => {
-            let change = ip_update(reverse_lookup, null_routed);
-            context
-                .printer
-                .one(&context.client.ips().update(&ip, &change).await?)
-        }
+        IpsCommand::Update { change } => context.printer.one(
+            &context
+                .client
+                .ips()
+                .update(&change.ip, &change.update())
+                .await?,
+        ),
     }
 }

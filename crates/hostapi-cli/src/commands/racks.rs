@@ -3,7 +3,7 @@
 use clap::Subcommand;
 use hostapi::PrivateRackId;
 
-use super::ips::{IP_COLUMNS, ip_update};
+use super::ips::{IP_COLUMNS, IpChange};
 use super::{Context, DayRange, parse_id};
 use crate::failure::Failure;
 use crate::output::col;
@@ -54,18 +54,8 @@ pub(crate) enum RackIpsCommand {
         /// The rack's id.
         #[arg(value_parser = parse_id::<PrivateRackId>)]
         id: PrivateRackId,
-        /// The IP address.
-        ip: String,
-        /// The reverse DNS name (PTR) to set ("" clears it).
-        #[arg(
-            long,
-            conflicts_with = "null_routed",
-            required_unless_present = "null_routed"
-        )]
-        reverse_lookup: Option<String>,
-        /// Null-route the IP (true) or stop (false).
-        #[arg(long, value_parser = super::parse_bool)]
-        null_routed: Option<bool>,
+        #[command(flatten)]
+        change: IpChange,
     },
 }
 
@@ -105,14 +95,8 @@ pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), 
         RacksCommand::Ips(RackIpsCommand::Get { id, ip }) => {
             out.one(&racks.ips(&id).get(&ip).await?)
         }
-        RacksCommand::Ips(RackIpsCommand::Update {
-            id,
-            ip,
-            reverse_lookup,
-            null_routed,
-        }) => {
-            let change = ip_update(reverse_lookup, null_routed);
-            out.one(&racks.ips(&id).update(&ip, &change).await?)
+        RacksCommand::Ips(RackIpsCommand::Update { id, change }) => {
+            out.one(&racks.ips(&id).update(&change.ip, &change.update()).await?)
         }
         RacksCommand::Usage(RackUsageCommand::Get { id, range }) => {
             let (from, to) = range.resolve()?;
