@@ -1,9 +1,10 @@
-//! Shared helpers for hostapi's integration tests: clients pointed at a mock server,
-//! and the fixtures in `tests/fixtures/`. The tests themselves live in `tests/tests/`.
+//! Shared helpers for hostapi's integration tests: clients pointed at a mock server or
+//! at the simulator, and the fixtures in `tests/fixtures/`. The tests themselves live in `tests/tests/`.
 
 use std::path::PathBuf;
 
-use hostapi::{Client, RetryPolicy};
+use hostapi::{Client, ClientBuilder, RetryPolicy};
+use hostapi_sim::Sim;
 use httpmock::MockServer;
 
 /// The API key the mock-server clients send.
@@ -30,6 +31,18 @@ pub fn client(server: &MockServer) -> Client {
         .retry_policy(RetryPolicy::never())
         .build()
         .expect("test client builds")
+}
+
+/// A client builder pointed at the simulator's three interfaces, acting for its CDN
+/// customer with the given credentials (the simulator's own, or wrong ones a test
+/// wants refused); each test adds its retry policy and timeout.
+pub fn sim_client_builder(sim: &Sim, api_key: &str, cdn_secret: &str) -> ClientBuilder {
+    Client::builder()
+        .base_url(sim.base_url())
+        .api_key(api_key)
+        .cdn_base_url(sim.cdn_base_url())
+        .cdn_secret(cdn_secret)
+        .cdn_customer(sim.cdn_customer())
 }
 
 /// The text of `tests/fixtures/<name>`.

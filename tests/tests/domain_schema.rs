@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use hostapi::{Client, WaitOptions};
+use hostapi::WaitOptions;
 use hostapi_sim::{Sim, SimConfig};
 use serde_json::{Value, json};
 
@@ -51,12 +51,7 @@ async fn serialised_values_match_the_committed_schema() {
     let sim = Sim::start(SimConfig::default().with_seed(3).with_time_scale(5000.0))
         .await
         .unwrap();
-    let client = Client::builder()
-        .base_url(sim.base_url())
-        .api_key(sim.api_key())
-        .cdn_base_url(sim.cdn_base_url())
-        .cdn_secret(sim.cdn_secret())
-        .cdn_customer(sim.cdn_customer())
+    let client = hostapi_tests::sim_client_builder(&sim, sim.api_key(), sim.cdn_secret())
         .timeout(Duration::from_secs(10))
         .build()
         .unwrap();

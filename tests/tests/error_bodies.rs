@@ -25,12 +25,7 @@ async fn sim(faults: FaultConfig) -> Sim {
 }
 
 fn sim_client(sim: &Sim, api_key: &str, cdn_secret: &str) -> Client {
-    Client::builder()
-        .base_url(sim.base_url())
-        .api_key(api_key)
-        .cdn_base_url(sim.cdn_base_url())
-        .cdn_secret(cdn_secret)
-        .cdn_customer(sim.cdn_customer())
+    hostapi_tests::sim_client_builder(sim, api_key, cdn_secret)
         .retry_policy(RetryPolicy::never())
         .timeout(std::time::Duration::from_secs(10))
         .build()

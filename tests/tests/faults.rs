@@ -487,12 +487,7 @@ async fn two_thousand_operations_under_faults_lose_and_repeat_nothing() {
     })
     .await
     .expect("the simulator starts");
-    let client = Client::builder()
-        .base_url(sim.base_url())
-        .api_key(sim.api_key())
-        .cdn_base_url(sim.cdn_base_url())
-        .cdn_secret(sim.cdn_secret())
-        .cdn_customer(sim.cdn_customer())
+    let client = hostapi_tests::sim_client_builder(&sim, sim.api_key(), sim.cdn_secret())
         .timeout(Duration::from_secs(5))
         .retry_policy(RetryPolicy {
             max_attempts: 4,

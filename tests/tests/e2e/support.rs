@@ -61,12 +61,7 @@ impl Env {
 /// A client of `sim` with the given credentials; retries off, so every call is one
 /// request and an error surfaces as the simulator answered it.
 fn client_with(sim: &Sim, api_key: &str, cdn_secret: &str) -> Client {
-    Client::builder()
-        .base_url(sim.base_url())
-        .api_key(api_key)
-        .cdn_base_url(sim.cdn_base_url())
-        .cdn_secret(cdn_secret)
-        .cdn_customer(sim.cdn_customer())
+    hostapi_tests::sim_client_builder(sim, api_key, cdn_secret)
         .retry_policy(RetryPolicy::never())
         .timeout(REQUEST_TIMEOUT)
         .build()
