@@ -104,38 +104,14 @@ operations! {
     "infra.getBareMetal" => |op, body| run::<infra::BareMetalWrapper, _>(op, body, crate::bare_metal::normalize::detail),
     "infra.updateBareMetalReference" => |op, body| run::<infra::BareMetalWrapper, _>(op, body, crate::bare_metal::normalize::detail),
     "infra.getBareMetalInstallationStatus" => |op, body| run::<infra::InstallationStatusWrapper, _>(op, body, crate::bare_metal::normalize::installation_status),
-    "infra.listBareMetalIps" => |op, body| run::<infra::IpList, _>(op, body, |raw| {
-        wire::each(raw.ips, |wrapper| {
-            let mut ip = crate::ips::normalize::ip(wrapper.ip).at("ip")?;
-            ip.extra.extend(wire::extra(wrapper.extra));
-            Ok(ip)
-        })
-        .at("ips")
-    }),
+    "infra.listBareMetalIps" => |op, body| run::<infra::IpList, _>(op, body, crate::bare_metal::ips::list_answer),
     "infra.getBareMetalIp" => |op, body| run::<infra::IpWrapper, _>(op, body, crate::bare_metal::ips::single),
     "infra.updateBareMetalIp" => |op, body| run::<infra::IpWrapper, _>(op, body, crate::bare_metal::ips::single),
     "infra.listBareMetalLeases" => |op, body| leases(op, body),
     "infra.getBareMetalLease" => |op, body| lease(op, body),
     "infra.getBareMetalNetworkUsage" => |op, body| run::<infra::NetworkUsage, _>(op, body, crate::bare_metal::usage::combined),
-    "infra.getBareMetalBandwidthUsage" => |op, body| run::<infra::BandwidthUsage, _>(op, body, |raw| {
-        let mut usage = crate::bare_metal::usage::report(raw.bandwidth, wire::bit_rate).at("bandwidth")?;
-        usage.extra.extend(wire::extra(raw.extra));
-        Ok(usage)
-    }),
-    "infra.getBareMetalDataTrafficUsage" => |op, body| run::<infra::DataTrafficUsage, _>(op, body, |raw| {
-        let mut extra = wire::extra(raw.extra);
-        let (record, key) = crate::bare_metal::usage::either_spelling(
-            raw.datatraffic,
-            "datatraffic",
-            raw.data_traffic,
-            "dataTraffic",
-            &mut extra,
-        )?;
-        let record = record.ok_or_else(|| FieldError::missing().at("datatraffic"))?;
-        let mut usage = crate::bare_metal::usage::report(record, wire::data_size).at(key)?;
-        usage.extra.extend(extra);
-        Ok(usage)
-    }),
+    "infra.getBareMetalBandwidthUsage" => |op, body| run::<infra::BandwidthUsage, _>(op, body, crate::bare_metal::usage::bandwidth_answer),
+    "infra.getBareMetalDataTrafficUsage" => |op, body| run::<infra::DataTrafficUsage, _>(op, body, crate::bare_metal::usage::data_traffic_answer),
     "infra.getBareMetalPowerStatus" => |op, body| run::<infra::PowerStatusWrapper, _>(op, body, crate::bare_metal::normalize::power_status),
     "infra.getBareMetalRootPassword" => |op, body| run::<infra::RootPassword, _>(op, body, crate::bare_metal::normalize::passwords),
     "infra.getBareMetalSwitchPort" => |op, body| run::<infra::SwitchPortWrapper, _>(op, body, crate::bare_metal::normalize::switch_port),
@@ -152,17 +128,9 @@ operations! {
     // v1: IPs and catalogues.
     "infra.updateIp" => |op, body| run::<infra::IpWrapper, _>(op, body, |raw| crate::ips::normalize::ip(raw.ip).map_err(|e| e.at("ip"))),
     "infra.listOperatingSystems" => |op, body| run::<infra::OperatingSystemList, _>(op, body, crate::catalog::normalize::operating_systems),
-    "infra.getOperatingSystem" => |op, body| run::<infra::OperatingSystemWrapper, _>(op, body, |raw| {
-        let mut item = crate::catalog::normalize::operating_system(raw.operating_system).at("operatingSystem")?;
-        item.extra.extend(wire::extra(raw.extra));
-        Ok(item)
-    }),
+    "infra.getOperatingSystem" => |op, body| run::<infra::OperatingSystemWrapper, _>(op, body, crate::catalog::normalize::operating_system_answer),
     "infra.listControlPanels" => |op, body| run::<infra::ControlPanelList, _>(op, body, crate::catalog::normalize::control_panels),
-    "infra.getControlPanel" => |op, body| run::<infra::ControlPanelWrapper, _>(op, body, |raw| {
-        let mut item = crate::catalog::normalize::control_panel(raw.control_panel).at("controlPanel")?;
-        item.extra.extend(wire::extra(raw.extra));
-        Ok(item)
-    }),
+    "infra.getControlPanel" => |op, body| run::<infra::ControlPanelWrapper, _>(op, body, crate::catalog::normalize::control_panel_answer),
     "infra.getPartitionSchema" => |op, body| run::<infra::PartitionSchemaWrapper, _>(op, body, crate::catalog::normalize::partition_schema),
     "infra.listRescueImages" => |op, body| run::<infra::RescueImageList, _>(op, body, crate::catalog::normalize::rescue_images),
     "infra.listServices" => |op, body| run::<infra::ServiceList, _>(op, body, |raw| Ok(ServiceList::new(raw.0))),

@@ -33,14 +33,7 @@ impl<'a> BareMetalIps<'a> {
         self.handle
             .json("listBareMetalIps", call)
             .await?
-            .normalize(|raw| {
-                wire::each(raw.ips, |wrapper| {
-                    let mut ip = normalize::ip(wrapper.ip).at("ip")?;
-                    ip.extra.extend(wire::extra(wrapper.extra));
-                    Ok(ip)
-                })
-                .at("ips")
-            })
+            .normalize(list_answer)
     }
 
     /// Reads one of the server's IP addresses. `ip` must be an IPv4 or IPv6 address.
@@ -83,6 +76,14 @@ impl<'a> BareMetalIps<'a> {
     }
 }
 
+/// `{ips:[{ip:{…}}, …]}` → the IPs.
+pub(crate) fn list_answer(
+    raw: hostapi_raw_infra::types::IpList,
+) -> Result<Vec<IpAddress>, crate::wire::FieldError> {
+    wire::each(raw.ips, single).at("ips")
+}
+
+/// `{ip:{…}}` → the IP.
 pub(crate) fn single(
     raw: hostapi_raw_infra::types::IpWrapper,
 ) -> Result<IpAddress, crate::wire::FieldError> {

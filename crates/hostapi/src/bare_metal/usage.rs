@@ -153,11 +153,7 @@ impl BareMetals<'_> {
         self.handle
             .json("getBareMetalBandwidthUsage", call)
             .await?
-            .normalize(|raw| {
-                let mut usage = report(raw.bandwidth, wire::bit_rate).at("bandwidth")?;
-                usage.extra.extend(wire::extra(raw.extra));
-                Ok(usage)
-            })
+            .normalize(bandwidth_answer)
     }
 
     /// Reads data traffic from `from` to `to` as figures (checked as for
@@ -182,20 +178,7 @@ impl BareMetals<'_> {
         self.handle
             .json("getBareMetalDataTrafficUsage", call)
             .await?
-            .normalize(|raw| {
-                let mut extra = wire::extra(raw.extra);
-                let (record, key) = either_spelling(
-                    raw.datatraffic,
-                    "datatraffic",
-                    raw.data_traffic,
-                    "dataTraffic",
-                    &mut extra,
-                )?;
-                let record = record.ok_or_else(|| FieldError::missing().at("datatraffic"))?;
-                let mut usage = report(record, wire::data_size).at(key)?;
-                usage.extra.extend(extra);
-                Ok(usage)
-            })
+            .normalize(data_traffic_answer)
     }
 
     /// The bandwidth graph from `from` to `to`, as PNG bytes (the same resource asked
@@ -275,6 +258,32 @@ impl BareMetals<'_> {
             body: String::from_utf8_lossy(&answer.bytes).into_owned(),
         })
     }
+}
+
+/// The bandwidth answer: `{bandwidth:{…}}` → the report in bit rates.
+pub(crate) fn bandwidth_answer(raw: raw::BandwidthUsage) -> Result<BandwidthUsage, FieldError> {
+    let mut usage = report(raw.bandwidth, wire::bit_rate).at("bandwidth")?;
+    usage.extra.extend(wire::extra(raw.extra));
+    Ok(usage)
+}
+
+/// The data traffic answer: `{datatraffic:{…}}` (or `dataTraffic`) → the report in
+/// data sizes.
+pub(crate) fn data_traffic_answer(
+    raw: raw::DataTrafficUsage,
+) -> Result<DataTrafficUsage, FieldError> {
+    let mut extra = wire::extra(raw.extra);
+    let (record, key) = either_spelling(
+        raw.datatraffic,
+        "datatraffic",
+        raw.data_traffic,
+        "dataTraffic",
+        &mut extra,
+    )?;
+    let record = record.ok_or_else(|| FieldError::missing().at("datatraffic"))?;
+    let mut usage = report(record, wire::data_size).at(key)?;
+    usage.extra.extend(extra);
+    Ok(usage)
 }
 
 /// Picks the record under the documented key, or under the other spelling. When both

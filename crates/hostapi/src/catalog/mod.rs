@@ -8,7 +8,6 @@ pub use model::*;
 
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::{BareMetalId, ControlPanelId, OperatingSystemId};
-use crate::wire::At;
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -64,12 +63,7 @@ impl Catalog<'_> {
         self.handle
             .json("getOperatingSystem", call)
             .await?
-            .normalize(|raw| {
-                let mut item =
-                    normalize::operating_system(raw.operating_system).at("operatingSystem")?;
-                item.extra.extend(crate::wire::extra(raw.extra));
-                Ok(item)
-            })
+            .normalize(normalize::operating_system_answer)
     }
 
     /// Lists the control panels available for an operating system. The id must be
@@ -109,11 +103,7 @@ impl Catalog<'_> {
         self.handle
             .json("getControlPanel", call)
             .await?
-            .normalize(|raw| {
-                let mut item = normalize::control_panel(raw.control_panel).at("controlPanel")?;
-                item.extra.extend(crate::wire::extra(raw.extra));
-                Ok(item)
-            })
+            .normalize(normalize::control_panel_answer)
     }
 
     /// The partitioning the service suggests for installing `os` on the bare metal

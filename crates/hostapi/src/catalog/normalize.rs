@@ -29,6 +29,24 @@ pub(crate) fn rescue_images(raw: raw::RescueImageList) -> Result<Vec<RescueImage
     .at("rescueImages")
 }
 
+/// `{operatingSystem:{…}}` → the operating system.
+pub(crate) fn operating_system_answer(
+    raw: raw::OperatingSystemWrapper,
+) -> Result<OperatingSystem, FieldError> {
+    let mut item = operating_system(raw.operating_system).at("operatingSystem")?;
+    item.extra.extend(wire::extra(raw.extra));
+    Ok(item)
+}
+
+/// `{controlPanel:{…}}` → the control panel.
+pub(crate) fn control_panel_answer(
+    raw: raw::ControlPanelWrapper,
+) -> Result<ControlPanel, FieldError> {
+    let mut item = control_panel(raw.control_panel).at("controlPanel")?;
+    item.extra.extend(wire::extra(raw.extra));
+    Ok(item)
+}
+
 pub(crate) fn operating_system(raw: raw::OperatingSystem) -> Result<OperatingSystem, FieldError> {
     Ok(OperatingSystem {
         id: OperatingSystemId::from_wire(raw.id.to_string()),
