@@ -1,5 +1,5 @@
 //! What every resource handle shares: the client, the options of its calls, and the
-//! two ways to run a generated call.
+//! ways to run a generated call.
 
 use progenitor_client::{Error as RawError, ResponseValue};
 use serde::de::DeserializeOwned;
@@ -47,6 +47,27 @@ impl<'a> Handle<'a> {
         call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
     ) -> Result<Answer<T>, Error> {
         transport::json(operation, self.options, call).await
+    }
+
+    /// Runs a generated call whose success body the facade decodes itself: the body.
+    pub(crate) async fn body<W: DeserializeOwned, E>(
+        &self,
+        operation: &'static str,
+        call: impl Future<Output = Result<ResponseValue<W>, RawError<E>>>,
+    ) -> Result<transport::Body, Error> {
+        transport::body(operation, self.options, call).await
+    }
+
+    /// Runs a generated call whose answer is `list`, decoded and normalised record by
+    /// record.
+    pub(crate) async fn records<W: DeserializeOwned, E, R: DeserializeOwned, T>(
+        &self,
+        operation: &'static str,
+        call: impl Future<Output = Result<ResponseValue<W>, RawError<E>>>,
+        list: &transport::RecordList<R, T>,
+    ) -> Result<Vec<T>, Error> {
+        let body = self.body(operation, call).await?;
+        body.decoded(list.decode(operation, &body.bytes))
     }
 
     /// Runs a generated call whose answer has no body.

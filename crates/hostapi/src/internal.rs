@@ -16,6 +16,7 @@ use hostapi_raw_infra::types as infra;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::transport::RecordList;
 use crate::transport::call::{decode_error, decode_json};
 use crate::wire::{self, At, FieldError};
 use crate::{
@@ -32,8 +33,7 @@ pub const PRIVATE_NETWORK: &str = "501";
 /// `GET /v1/virtualServers`: the body decoded into the generated type, then normalised.
 pub fn virtual_server_list(body: &[u8]) -> Result<Vec<VirtualServer>, Error> {
     const OPERATION: &str = "listVirtualServers";
-    let raw = decode_json(OPERATION, body)?;
-    crate::virtual_servers::normalize::list(raw).map_err(|e| decode_error(OPERATION, &e, body))
+    crate::virtual_servers::normalize::LIST.decode(OPERATION, body)
 }
 
 /// Decodes `body` as the generated type `R` and normalises it with `normalize`; the
@@ -51,6 +51,16 @@ fn run<R: DeserializeOwned, T: Serialize>(
     let raw: R = decode_json(operation, body)?;
     let value = normalize(raw).map_err(|e| decode_error(operation, &e, body))?;
     Ok(to_json(operation, &value))
+}
+
+/// Decodes and normalises `body` as `list`, record by record, as the facade's call does;
+/// the records serialised as [`run`] does.
+fn records<R: DeserializeOwned, T: Serialize>(
+    operation: &'static str,
+    body: &[u8],
+    list: &RecordList<R, T>,
+) -> Result<serde_json::Value, Error> {
+    Ok(to_json(operation, &list.decode(operation, body)?))
 }
 
 /// The operation name after the interface prefix (`listDomains` of `infra.listDomains`).
@@ -152,8 +162,8 @@ operations! {
     "infra.updatePrivateRackIp" => |op, body| run::<infra::PrivateRackIpWrapper, _>(op, body, |raw| crate::ips::normalize::rack_ip(raw.ip).at("ip")),
     "infra.getPrivateRackNetworkUsage" => |op, body| run::<infra::PrivateRackNetworkUsage, _>(op, body, |raw| Ok(RackNetworkUsage::new(raw.0))),
     // v1: virtual servers.
-    "infra.listVirtualServers" => |op, body| run::<infra::VirtualServerList, _>(op, body, crate::virtual_servers::normalize::list),
-    "infra.getVirtualServer" => |op, body| run::<infra::VirtualServerList, _>(op, body, crate::virtual_servers::normalize::single),
+    "infra.listVirtualServers" => |op, body| records(op, body, &crate::virtual_servers::normalize::LIST),
+    "infra.getVirtualServer" => |op, body| Ok(to_json(op, &crate::virtual_servers::normalize::single(op, body)?)),
     "infra.powerOnVirtualServer" => |op, body| run::<infra::AsyncJobResponse, _>(op, body, crate::virtual_servers::normalize::job),
     "infra.powerOffVirtualServer" => |op, body| run::<infra::AsyncJobResponse, _>(op, body, crate::virtual_servers::normalize::job),
     "infra.rebootVirtualServer" => |op, body| run::<infra::AsyncJobResponse, _>(op, body, crate::virtual_servers::normalize::job),

@@ -117,7 +117,7 @@ impl FacadeHooks {
             let left = self.retry.deadline.saturating_sub(started.elapsed());
             *request.timeout_mut() = Some(self.attempt_timeout.min(left));
             let spare = request.try_clone();
-            let outcome = send_buffered(client, request)
+            let outcome = send_buffered(client, request, options.body_for_facade)
                 .await
                 .map_err(|error| self.redact(error));
             let decision = match (failure(&outcome), spare) {
@@ -205,8 +205,14 @@ struct Received {
 type Attempt = reqwest::Result<Received>;
 
 /// Sends once and reads the body, so that a body cut short counts as a failed attempt
-/// (and can be retried), and so the record keeps the exact bytes received.
-async fn send_buffered(client: &reqwest::Client, request: reqwest::Request) -> Attempt {
+/// (and can be retried), and so the record keeps the exact bytes received. With
+/// `body_for_facade`, the answer rebuilt for the generated code has an empty body when
+/// the status is a success.
+async fn send_buffered(
+    client: &reqwest::Client,
+    request: reqwest::Request,
+    body_for_facade: bool,
+) -> Attempt {
     let mut response = client.execute(request).await?;
     let status = response.status();
     let version = response.version();
@@ -219,7 +225,16 @@ async fn send_buffered(client: &reqwest::Client, request: reqwest::Request) -> A
     };
     Ok(Received {
         status: status.as_u16(),
-        response: rebuild(status, version, headers, body.clone()),
+        response: rebuild(
+            status,
+            version,
+            headers,
+            if body_for_facade && status.is_success() {
+                bytes::Bytes::new()
+            } else {
+                body.clone()
+            },
+        ),
         body,
         truncated,
     })
@@ -443,7 +458,10 @@ mod tests {
 
             let server = serve(vec![script, ok_answer()]).await;
             let url = format!("{}/v1/x", server.base);
-            let options = CallOptions { retry_unsafe: true };
+            let options = CallOptions {
+                retry_unsafe: true,
+                ..CallOptions::default()
+            };
             let (outcome, record) = call(&hooks, reqwest::Method::POST, &url, options).await;
             assert_eq!(outcome.unwrap().0, 200);
             assert_eq!(record.lock().attempts, 2);

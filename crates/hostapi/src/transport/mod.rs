@@ -4,7 +4,9 @@
 pub(crate) mod call;
 pub(crate) mod hooks;
 pub(crate) mod record;
+pub(crate) mod records;
 pub(crate) mod retry;
 
-pub(crate) use call::{Answer, empty, json, raw};
+pub(crate) use call::{Answer, Body, body, empty, json, raw};
 pub(crate) use record::CallOptions;
+pub(crate) use records::RecordList;

@@ -13,6 +13,9 @@ use bytes::Bytes;
 pub(crate) struct CallOptions {
     /// Retry this call even though it is not idempotent.
     pub(crate) retry_unsafe: bool,
+    /// The facade decodes the success body itself (see [`super::call::body`]): the
+    /// generated code is handed an empty one; the record keeps the real one.
+    pub(crate) body_for_facade: bool,
 }
 
 /// What the hooks saw of one call.

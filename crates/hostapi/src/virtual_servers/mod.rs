@@ -32,19 +32,17 @@ impl VirtualServers<'_> {
     pub async fn list(&self) -> Result<Vec<VirtualServer>, Error> {
         let call = self.handle.infra().list_virtual_servers().send();
         self.handle
-            .json("listVirtualServers", call)
-            .await?
-            .normalize(normalize::list)
+            .records("listVirtualServers", call, &normalize::LIST)
+            .await
     }
 
     /// Reads one virtual server.
     pub async fn get(&self, id: &VirtualServerId) -> Result<VirtualServer, Error> {
         let id = validate::integer_id("id", id.as_str())?;
+        const OPERATION: &str = "getVirtualServer";
         let call = self.handle.infra().get_virtual_server().id(id).send();
-        self.handle
-            .json("getVirtualServer", call)
-            .await?
-            .normalize(normalize::single)
+        let body = self.handle.body(OPERATION, call).await?;
+        body.decoded(normalize::single(OPERATION, &body.bytes))
     }
 
     /// Powers a server on. The service works asynchronously and answers with a job.

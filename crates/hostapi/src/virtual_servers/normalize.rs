@@ -7,24 +7,25 @@ use super::model::{
     AdministrativeInfo, IpAssignment, Platform, VirtualServer, VirtualServerId, VirtualServerState,
 };
 use crate::model::{DataSize, DataUnit, Job, JobId};
+use crate::transport::RecordList;
+use crate::transport::call::decode_error;
 use crate::wire::{self, At, FieldError};
 
-/// `{virtualServers:[…]}` → the servers.
-pub(crate) fn list(raw: raw::VirtualServerList) -> Result<Vec<VirtualServer>, FieldError> {
-    wire::each(raw.virtual_servers, server).at("virtualServers")
-}
+/// `{virtualServers:[…]}`: the servers.
+pub(crate) const LIST: RecordList<raw::VirtualServer, VirtualServer> =
+    RecordList::new("virtualServers", server);
 
 /// `{virtualServers:[one]}` → that server. An empty list, or more than one, is not the
 /// documented answer.
-pub(crate) fn single(raw: raw::VirtualServerList) -> Result<VirtualServer, FieldError> {
-    let count = raw.virtual_servers.len();
-    let mut servers = list(raw)?;
-    match (servers.pop(), count) {
-        (Some(server), 1) => Ok(server),
-        _ => Err(
-            FieldError::new(format!("expected exactly one server, found {count}"))
-                .at("virtualServers"),
-        ),
+pub(crate) fn single(operation: &'static str, body: &[u8]) -> Result<VirtualServer, crate::Error> {
+    let mut servers = LIST.decode(operation, body)?;
+    match (servers.pop(), servers.len()) {
+        (Some(server), 0) => Ok(server),
+        (last, others) => {
+            let count = others + usize::from(last.is_some());
+            let error = FieldError::new(format!("expected exactly one server, found {count}"));
+            Err(decode_error(operation, &error.at("virtualServers"), body))
+        }
     }
 }
 
