@@ -46,7 +46,7 @@ impl<'a> Handle<'a> {
         operation: &'static str,
         call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
     ) -> Result<Answer<T>, Error> {
-        transport::json(operation, self.options, call).await
+        transport::json(operation, self.options, Box::pin(call)).await
     }
 
     /// Runs a generated call whose success body the facade decodes itself: the body.
@@ -55,7 +55,7 @@ impl<'a> Handle<'a> {
         operation: &'static str,
         call: impl Future<Output = Result<ResponseValue<W>, RawError<E>>>,
     ) -> Result<transport::Body, Error> {
-        transport::body(operation, self.options, call).await
+        transport::body(operation, self.options, Box::pin(call)).await
     }
 
     /// Runs a generated call whose answer is `list`, decoded and normalised record by
@@ -76,7 +76,7 @@ impl<'a> Handle<'a> {
         operation: &'static str,
         call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
     ) -> Result<(), Error> {
-        transport::empty(operation, self.options, call).await
+        transport::empty(operation, self.options, Box::pin(call)).await
     }
 }
 

@@ -257,7 +257,13 @@ pub(crate) fn decimal_from_f64(value: f64) -> Result<Decimal, FieldError> {
             "expected a finite number, found {value}"
         )));
     }
-    decimal(&value.to_string())
+    // ryu prints the same shortest digits as `Display`, without an allocation; it
+    // writes `12.0` for `12` (cut, so the scale matches) and an exponent for very large
+    // or small values (which `decimal` reads too).
+    // What it cannot read (digits beyond a decimal's 28) is read as before.
+    let mut buffer = ryu::Buffer::new();
+    let text = buffer.format_finite(value);
+    decimal(text.strip_suffix(".0").unwrap_or(text)).or_else(|_| decimal(&value.to_string()))
 }
 
 /// A non-negative count from a wire integer.
@@ -541,6 +547,21 @@ mod tests {
             assert_eq!(boolean(no), Ok(false), "{no}");
         }
         assert!(boolean("maybe").unwrap_err().message().contains("`maybe`"));
+    }
+
+    proptest::proptest! {
+        /// Reading ryu's text gives what reading `Display`'s text gives: the same
+        /// value, at the same scale (or the same failure).
+        #[test]
+        fn f64_decimals_read_as_their_display_text(
+            value in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO,
+            small in -1.0e6f64..1.0e6,
+        ) {
+            for value in [value, small] {
+                let expected = decimal(&value.to_string()).ok().map(|d| d.to_string());
+                proptest::prop_assert_eq!(decimal_from_f64(value).ok().map(|d| d.to_string()), expected);
+            }
+        }
     }
 
     #[test]

@@ -431,9 +431,15 @@ fn mac_addresses(
             }
         }
     }
-    // The same address under two spellings of the key is one address.
-    let mut seen = std::collections::HashSet::new();
-    macs.retain(|mac| seen.insert(mac.clone()));
+    // The same address under two spellings of the key is one address (a server has a
+    // handful: a linear search beats hashing).
+    let mut unique: Vec<String> = Vec::with_capacity(macs.len());
+    for mac in macs {
+        if !unique.contains(&mac) {
+            unique.push(mac);
+        }
+    }
+    let macs = unique;
     if !raw.extra.is_empty() {
         network_extra.extend(
             raw.extra
