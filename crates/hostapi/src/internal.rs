@@ -110,7 +110,7 @@ macro_rules! operations {
 
 operations! {
     // v1: bare metal.
-    "infra.listBareMetals" => |op, body| run::<infra::BareMetalList, _>(op, body, crate::bare_metal::normalize::list),
+    "infra.listBareMetals" => |op, body| records(op, body, &crate::bare_metal::normalize::LIST),
     "infra.getBareMetal" => |op, body| run::<infra::BareMetalWrapper, _>(op, body, crate::bare_metal::normalize::detail),
     "infra.updateBareMetalReference" => |op, body| run::<infra::BareMetalWrapper, _>(op, body, crate::bare_metal::normalize::detail),
     "infra.getBareMetalInstallationStatus" => |op, body| run::<infra::InstallationStatusWrapper, _>(op, body, crate::bare_metal::normalize::installation_status),
@@ -128,10 +128,10 @@ operations! {
     "infra.openBareMetalSwitchPort" => |op, body| run::<infra::SwitchPortWrapper, _>(op, body, crate::bare_metal::normalize::switch_port),
     "infra.closeBareMetalSwitchPort" => |op, body| run::<infra::SwitchPortWrapper, _>(op, body, crate::bare_metal::normalize::switch_port),
     // v1: domains and DNS.
-    "infra.listDomains" => |op, body| run::<infra::DomainList, _>(op, body, crate::domains::normalize::list),
+    "infra.listDomains" => |op, body| records(op, body, &crate::domains::normalize::LIST),
     "infra.getDomain" => |op, body| run::<infra::DomainWrapper, _>(op, body, crate::domains::normalize::single),
     "infra.updateDomainTtl" => |op, body| run::<infra::DomainWrapper, _>(op, body, crate::domains::normalize::single),
-    "infra.listDnsRecords" => |op, body| run::<infra::DnsRecordList, _>(op, body, crate::domains::normalize::records),
+    "infra.listDnsRecords" => |op, body| records(op, body, &crate::domains::normalize::RECORDS),
     "infra.getDnsRecord" => |op, body| run::<infra::DnsRecordWrapper, _>(op, body, crate::domains::normalize::single_record),
     "infra.createDnsRecord" => |op, body| run::<infra::DnsRecordWrapper, _>(op, body, crate::domains::normalize::single_record),
     "infra.updateDnsRecord" => |op, body| run::<infra::DnsRecordWrapper, _>(op, body, crate::domains::normalize::single_record),
@@ -153,7 +153,7 @@ operations! {
         crate::private_networks::normalize::single(raw, &PrivateNetworkId::from_wire(PRIVATE_NETWORK))
     }),
     "infra.deletePrivateNetwork" => |op, body| run::<infra::PrivateNetworkMessage, _>(op, body, |raw| Ok(wire::non_empty(raw.message))),
-    "infra.listPrivateRacks" => |op, body| run::<infra::PrivateRackList, _>(op, body, crate::private_racks::normalize::list),
+    "infra.listPrivateRacks" => |op, body| records(op, body, &crate::private_racks::normalize::LIST),
     "infra.getPrivateRack" => |op, body| run::<infra::PrivateRackWrapper, _>(op, body, crate::private_racks::normalize::single),
     "infra.listPrivateRackIps" => |op, body| run::<infra::PrivateRackIpList, _>(op, body, |raw| {
         wire::each(raw.ips, |item| crate::ips::normalize::rack_ip(item.ip).at("ip")).at("ips")

@@ -62,9 +62,8 @@ impl<'a> BareMetals<'a> {
     pub async fn list(&self) -> Result<Vec<BareMetalServer>, Error> {
         let call = self.handle.infra().list_bare_metals().send();
         self.handle
-            .json("listBareMetals", call)
-            .await?
-            .normalize(normalize::list)
+            .records("listBareMetals", call, &normalize::LIST)
+            .await
     }
 
     /// Reads one server in detail: location, hardware, network, hosting contract and

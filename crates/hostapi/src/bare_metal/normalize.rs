@@ -13,16 +13,17 @@ use super::model::{
 };
 use crate::Secret;
 use crate::model::{BareMetalId, DataSize, Extra};
+use crate::transport::RecordList;
 use crate::wire::{self, At, FieldError};
 
-/// `{bareMetals:[{bareMetal:item}]}` → the servers.
-pub(crate) fn list(raw: raw::BareMetalList) -> Result<Vec<BareMetalServer>, FieldError> {
-    wire::each(raw.bare_metals, |wrapper| {
-        let mut server = list_item(wrapper.bare_metal).at("bareMetal")?;
-        server.extra.extend(wire::extra(wrapper.extra));
-        Ok(server)
-    })
-    .at("bareMetals")
+/// `{bareMetals:[{bareMetal:item}]}`: the servers.
+pub(crate) const LIST: RecordList<raw::BareMetalListItemWrapper, BareMetalServer> =
+    RecordList::new("bareMetals", list_entry);
+
+fn list_entry(wrapper: raw::BareMetalListItemWrapper) -> Result<BareMetalServer, FieldError> {
+    let mut server = list_item(wrapper.bare_metal).at("bareMetal")?;
+    server.extra.extend(wire::extra(wrapper.extra));
+    Ok(server)
 }
 
 fn list_item(raw: raw::BareMetalListItem) -> Result<BareMetalServer, FieldError> {

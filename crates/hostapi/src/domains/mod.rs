@@ -34,9 +34,8 @@ impl<'a> Domains<'a> {
     pub async fn list(&self) -> Result<Vec<Domain>, Error> {
         let call = self.handle.infra().list_domains().send();
         self.handle
-            .json("listDomains", call)
-            .await?
-            .normalize(normalize::list)
+            .records("listDomains", call, &normalize::LIST)
+            .await
     }
 
     /// Reads one domain by name. Validates the name (a domain name such as `example.com`)
@@ -131,9 +130,8 @@ impl DnsRecords<'_> {
             .domainname(self.domain.as_str())
             .send();
         self.handle
-            .json("listDnsRecords", call)
-            .await?
-            .normalize(normalize::records)
+            .records("listDnsRecords", call, &normalize::RECORDS)
+            .await
     }
 
     /// Reads one record.

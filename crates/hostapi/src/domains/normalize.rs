@@ -4,12 +4,11 @@ use hostapi_raw_infra::types as raw;
 
 use super::model::{DnsRecord, DnsRecordType, DnsRecordUpdate, Domain, NewDnsRecord};
 use crate::model::DnsRecordId;
+use crate::transport::RecordList;
 use crate::wire::{self, At, FieldError};
 
-/// `{domains:[{domain:…}]}` → the domains.
-pub(crate) fn list(raw: raw::DomainList) -> Result<Vec<Domain>, FieldError> {
-    wire::each(raw.domains, |item| domain(item.domain).at("domain")).at("domains")
-}
+/// `{domains:[{domain:…}]}`: the domains.
+pub(crate) const LIST: RecordList<raw::DomainWrapper, Domain> = RecordList::new("domains", single);
 
 /// `{domain:…}` → the domain.
 pub(crate) fn single(raw: raw::DomainWrapper) -> Result<Domain, FieldError> {
@@ -79,13 +78,9 @@ fn editable(raw: raw::BooleanOrString) -> Result<Option<bool>, FieldError> {
     }
 }
 
-/// `{dnsRecords:[{dnsRecord:…}]}` → the records.
-pub(crate) fn records(raw: raw::DnsRecordList) -> Result<Vec<DnsRecord>, FieldError> {
-    wire::each(raw.dns_records, |item| {
-        record(item.dns_record).at("dnsRecord")
-    })
-    .at("dnsRecords")
-}
+/// `{dnsRecords:[{dnsRecord:…}]}`: the records.
+pub(crate) const RECORDS: RecordList<raw::DnsRecordWrapper, DnsRecord> =
+    RecordList::new("dnsRecords", single_record);
 
 /// `{dnsRecord:…}` → the record.
 pub(crate) fn single_record(raw: raw::DnsRecordWrapper) -> Result<DnsRecord, FieldError> {

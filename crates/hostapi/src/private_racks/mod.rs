@@ -37,9 +37,8 @@ impl<'a> PrivateRacks<'a> {
     pub async fn list(&self) -> Result<Vec<PrivateRack>, Error> {
         let call = self.handle.infra().list_private_racks().send();
         self.handle
-            .json("listPrivateRacks", call)
-            .await?
-            .normalize(normalize::list)
+            .records("listPrivateRacks", call, &normalize::LIST)
+            .await
     }
 
     /// Reads one private rack.

@@ -4,26 +4,27 @@ use hostapi_raw_infra::types as raw;
 
 use super::model::{PrivateRack, RackContract, RackLocation};
 use crate::model::{Extra, PrivateRackId};
+use crate::transport::RecordList;
 use crate::wire::{self, At, FieldError};
 
-/// `{privateRacks:[{privateRack:{privateRackId}}]}` → racks carrying only their id.
-pub(crate) fn list(raw: raw::PrivateRackList) -> Result<Vec<PrivateRack>, FieldError> {
-    wire::each(raw.private_racks, |item| {
-        let mut extra = wire::extra(item.extra);
-        let rack = item.private_rack;
-        extra.extend(wire::extra(rack.extra));
-        Ok(PrivateRack {
-            id: rack_id(rack.private_rack_id)
-                .at("privateRackId")
-                .at("privateRack")?,
-            name: None,
-            location: None,
-            contract: None,
-            sla: None,
-            extra,
-        })
+/// `{privateRacks:[{privateRack:{privateRackId}}]}`: racks carrying only their id.
+pub(crate) const LIST: RecordList<raw::PrivateRackListItemWrapper, PrivateRack> =
+    RecordList::new("privateRacks", list_item);
+
+fn list_item(item: raw::PrivateRackListItemWrapper) -> Result<PrivateRack, FieldError> {
+    let mut extra = wire::extra(item.extra);
+    let rack = item.private_rack;
+    extra.extend(wire::extra(rack.extra));
+    Ok(PrivateRack {
+        id: rack_id(rack.private_rack_id)
+            .at("privateRackId")
+            .at("privateRack")?,
+        name: None,
+        location: None,
+        contract: None,
+        sla: None,
+        extra,
     })
-    .at("privateRacks")
 }
 
 /// `{privateRack:…}` → the rack.
