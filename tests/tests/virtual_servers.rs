@@ -90,6 +90,48 @@ async fn get_with_other_than_one_element_is_a_decode_error() {
     }
 }
 
+/// The list is decoded record by record: a record that does not normalise, or does not
+/// decode, is named by its path, and a 2xx status the spec does not name is mentioned.
+#[tokio::test]
+async fn a_list_record_at_fault_is_named_by_its_path() {
+    for (status, records, path, message) in [
+        (
+            200,
+            r#"{"id":1},{"id":2,"administrativeInfo":{"createdAt":"yesterday"}}"#,
+            "virtualServers[1].administrativeInfo.createdAt",
+            "expected a local date-time like 2024-01-31T13:45:00, found `yesterday`",
+        ),
+        (
+            203,
+            r#"{"id":1},{"id":"two"}"#,
+            "virtualServers[1].id",
+            "(status 203)",
+        ),
+    ] {
+        let server = MockServer::start_async().await;
+        server
+            .mock_async(|when, then| {
+                when.method(GET).path("/v1/virtualServers");
+                then.status(status)
+                    .body(format!(r#"{{"total":2,"virtualServers":[{records}]}}"#));
+            })
+            .await;
+        match client(&server).virtual_servers().list().await {
+            Err(Error::Decode {
+                operation,
+                path: at,
+                message: said,
+                ..
+            }) => {
+                assert_eq!(operation, "listVirtualServers");
+                assert_eq!(at, path);
+                assert!(said.contains(message), "{said}");
+            }
+            other => panic!("expected a decode error, got {other:?}"),
+        }
+    }
+}
+
 #[tokio::test]
 async fn power_calls_post_nothing_with_the_key_and_return_the_job() {
     for (action, call) in [
