@@ -460,24 +460,26 @@ pub(crate) fn mac_address(text: &str) -> Result<String, FieldError> {
             text.chars().take(60).collect::<String>()
         ))
     };
-    // Written straight into its final form: one allocation per address.
-    let mut mac = String::with_capacity(17);
+    // Written byte by byte into its final form (a byte that is not ASCII is not a hex
+    // digit either), then one allocation.
+    let mut mac = [b':'; 17];
     let mut digits = 0;
-    for c in text
+    for &b in text
         .trim()
-        .chars()
-        .filter(|c| !matches!(c, ':' | '-' | '.'))
+        .as_bytes()
+        .iter()
+        .filter(|b| !matches!(b, b':' | b'-' | b'.'))
     {
-        if !c.is_ascii_hexdigit() || digits == 12 {
+        if !b.is_ascii_hexdigit() || digits == 12 {
             return Err(error());
         }
-        if digits > 0 && digits % 2 == 0 {
-            mac.push(':');
-        }
-        mac.push(c.to_ascii_lowercase());
+        mac[digits / 2 * 3 + digits % 2] = b.to_ascii_lowercase();
         digits += 1;
     }
-    if digits == 12 { Ok(mac) } else { Err(error()) }
+    match std::str::from_utf8(&mac) {
+        Ok(mac) if digits == 12 => Ok(mac.to_owned()),
+        _ => Err(error()),
+    }
 }
 
 fn hosting_pack(raw: raw::BareMetalHostingPack) -> Result<BareMetalHostingPack, FieldError> {
