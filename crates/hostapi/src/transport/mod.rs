@@ -1,5 +1,7 @@
 //! How facade calls reach the wire: the hooks the generated clients run every request
-//! through, the retry policy, and the translation of outcomes into [`crate::Error`].
+//! through, the retry policy, the decoding of answers (by the facade, not the generated
+//! code: see [`call::body`]; lists record by record: [`records`]), and the translation
+//! of outcomes into [`crate::Error`].
 
 pub(crate) mod call;
 pub(crate) mod hooks;
