@@ -114,23 +114,18 @@ where
     let (result, record) = run(operation, options, call).await;
     let status = record.status.filter(|s| (200..300).contains(s));
     let bytes = record.body.clone().unwrap_or_default();
-    match result {
-        // The failed decoding of the empty body.
-        Err(RawError::InvalidResponsePayload(..)) if status.is_some() => Ok(Body {
-            bytes,
-            undocumented_status: None,
-        }),
-        Err(RawError::UnexpectedResponse(_)) if status.is_some() => Ok(Body {
-            bytes,
-            undocumented_status: status,
-        }),
-        // Not expected (no generated type decodes from nothing), and harmless.
-        Ok(_) => Ok(Body {
-            bytes,
-            undocumented_status: None,
-        }),
-        Err(error) => Err(translate::<T, E>(operation, error, &record, bytes).await),
-    }
+    let undocumented_status = match result {
+        // The failed decoding of the empty body. (A decoded value is not expected: no
+        // generated type decodes from nothing.)
+        Ok(_) => None,
+        Err(RawError::InvalidResponsePayload(..)) if status.is_some() => None,
+        Err(RawError::UnexpectedResponse(_)) if status.is_some() => status,
+        Err(error) => return Err(translate::<T, E>(operation, error, &record, bytes).await),
+    };
+    Ok(Body {
+        bytes,
+        undocumented_status,
+    })
 }
 
 /// Runs a generated call whose success answer has no body (or one we ignore).
@@ -281,8 +276,8 @@ pub(crate) fn decode_seeded<'de, S>(
 where
     S: DeserializeSeed<'de> + Copy,
 {
-    // The common case decodes once, as the generated client does; only a failure pays
-    // for decoding again with path tracking (half as fast again) to name the field.
+    // The common case decodes once; only a failure pays for decoding again with path
+    // tracking (half as fast again) to name the field.
     // Checking the whole body is UTF-8 at once is cheaper than letting the decoder
     // check each string on its own (a body that is not is decoded as bytes below, so
     // the error names the string at fault).

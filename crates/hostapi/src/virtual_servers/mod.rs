@@ -38,8 +38,8 @@ impl VirtualServers<'_> {
 
     /// Reads one virtual server.
     pub async fn get(&self, id: &VirtualServerId) -> Result<VirtualServer, Error> {
-        let id = validate::integer_id("id", id.as_str())?;
         const OPERATION: &str = "getVirtualServer";
+        let id = validate::integer_id("id", id.as_str())?;
         let call = self.handle.infra().get_virtual_server().id(id).send();
         let body = self.handle.body(OPERATION, call).await?;
         body.decoded(normalize::single(OPERATION, &body.bytes))

@@ -19,14 +19,16 @@ pub(crate) const LIST: RecordList<raw::VirtualServer, VirtualServer> =
 /// documented answer.
 pub(crate) fn single(operation: &'static str, body: &[u8]) -> Result<VirtualServer, crate::Error> {
     let mut servers = LIST.decode(operation, body)?;
-    match (servers.pop(), servers.len()) {
-        (Some(server), 0) => Ok(server),
-        (last, others) => {
-            let count = others + usize::from(last.is_some());
-            let error = FieldError::new(format!("expected exactly one server, found {count}"));
-            Err(decode_error(operation, &error.at("virtualServers"), body))
-        }
+    if servers.len() == 1
+        && let Some(server) = servers.pop()
+    {
+        return Ok(server);
     }
+    let error = FieldError::new(format!(
+        "expected exactly one server, found {}",
+        servers.len()
+    ));
+    Err(decode_error(operation, &error.at("virtualServers"), body))
 }
 
 pub(crate) fn server(raw: raw::VirtualServer) -> Result<VirtualServer, FieldError> {
