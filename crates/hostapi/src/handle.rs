@@ -40,43 +40,51 @@ impl<'a> Handle<'a> {
         &self.client.inner.cdn
     }
 
+    // Each of these boxes the generated call's future before anything awaits it: the
+    // future of a facade call then holds a pointer instead of the generated future's
+    // few kilobytes, which would otherwise be copied whole each time the call's future
+    // moves (into a bulk helper's queue, into a spawned task…).
+
     /// Runs a generated call with a JSON answer.
-    pub(crate) async fn json<T: DeserializeOwned, E>(
+    pub(crate) fn json<T: DeserializeOwned, E>(
         &self,
         operation: &'static str,
         call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
-    ) -> Result<Answer<T>, Error> {
-        transport::json(operation, self.options, Box::pin(call)).await
+    ) -> impl Future<Output = Result<Answer<T>, Error>> {
+        transport::json(operation, self.options, Box::pin(call))
     }
 
     /// Runs a generated call whose success body the facade decodes itself: the body.
-    pub(crate) async fn body<W: DeserializeOwned, E>(
+    pub(crate) fn body<W: DeserializeOwned, E>(
         &self,
         operation: &'static str,
         call: impl Future<Output = Result<ResponseValue<W>, RawError<E>>>,
-    ) -> Result<transport::Body, Error> {
-        transport::body(operation, self.options, Box::pin(call)).await
+    ) -> impl Future<Output = Result<transport::Body, Error>> {
+        transport::body(operation, self.options, Box::pin(call))
     }
 
     /// Runs a generated call whose answer is `list`, decoded and normalised record by
     /// record.
-    pub(crate) async fn records<W: DeserializeOwned, E, R: DeserializeOwned, T>(
+    pub(crate) fn records<W: DeserializeOwned, E, R: DeserializeOwned, T>(
         &self,
         operation: &'static str,
         call: impl Future<Output = Result<ResponseValue<W>, RawError<E>>>,
         list: &transport::RecordList<R, T>,
-    ) -> Result<Vec<T>, Error> {
-        let body = self.body(operation, call).await?;
-        body.decoded(list.decode(operation, &body.bytes))
+    ) -> impl Future<Output = Result<Vec<T>, Error>> {
+        let body = self.body(operation, call);
+        async move {
+            let body = body.await?;
+            body.decoded(list.decode(operation, &body.bytes))
+        }
     }
 
     /// Runs a generated call whose answer has no body.
-    pub(crate) async fn empty<T, E>(
+    pub(crate) fn empty<T, E>(
         &self,
         operation: &'static str,
         call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
-    ) -> Result<(), Error> {
-        transport::empty(operation, self.options, Box::pin(call)).await
+    ) -> impl Future<Output = Result<(), Error>> {
+        transport::empty(operation, self.options, Box::pin(call))
     }
 }
 

@@ -2,6 +2,7 @@
 //! progenitor's error into [`Error`].
 
 use std::marker::PhantomData;
+use std::pin::Pin;
 use std::time::Instant;
 
 use bytes::Bytes;
@@ -112,6 +113,22 @@ where
         ..options
     };
     let (result, record) = run(operation, options, call).await;
+    match body_outcome::<T, E>(operation, result, record) {
+        Ok(body) => Ok(body),
+        Err(failure) => Err(failure.await),
+    }
+}
+
+// The outcome of a call is worked out outside the `async fn`s that await it, so that
+// only the boxed failure is held across their last await (not the generated result,
+// over a kilobyte, which would make every call's future that much larger).
+
+/// The body of a call's answer, or its failure still to translate.
+fn body_outcome<T: DeserializeOwned, E>(
+    operation: &'static str,
+    result: Result<ResponseValue<T>, RawError<E>>,
+    record: Finished,
+) -> Result<Body, Failure<impl Future<Output = Error>>> {
     let status = record.status.filter(|s| (200..300).contains(s));
     let bytes = record.body.clone().unwrap_or_default();
     let undocumented_status = match result {
@@ -120,7 +137,7 @@ where
         Ok(_) => None,
         Err(RawError::InvalidResponsePayload(..)) if status.is_some() => None,
         Err(RawError::UnexpectedResponse(_)) if status.is_some() => status,
-        Err(error) => return Err(translate::<T, E>(operation, error, &record, bytes).await),
+        Err(error) => return Err(translate::<T, E>(operation, error, record, bytes)),
     };
     Ok(Body {
         bytes,
@@ -135,6 +152,19 @@ pub(crate) async fn empty<T, E>(
     call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
 ) -> Result<(), Error> {
     let (result, record) = run(operation, options, call).await;
+    match empty_outcome::<T, E>(operation, result, record) {
+        Ok(()) => Ok(()),
+        Err(failure) => Err(failure.await),
+    }
+}
+
+/// Success for an answer whose body is ignored, or the call's failure still to
+/// translate.
+fn empty_outcome<T, E>(
+    operation: &'static str,
+    result: Result<ResponseValue<T>, RawError<E>>,
+    record: Finished,
+) -> Result<(), Failure<impl Future<Output = Error>>> {
     match result {
         Ok(_) => Ok(()),
         Err(RawError::UnexpectedResponse(response)) if response.status().is_success() => Ok(()),
@@ -146,7 +176,7 @@ pub(crate) async fn empty<T, E>(
         }
         Err(error) => {
             let body = record.body.clone().unwrap_or_default();
-            Err(translate::<(), E>(operation, error, &record, body).await)
+            Err(translate::<(), E>(operation, error, record, body))
         }
     }
 }
@@ -202,14 +232,15 @@ pub(crate) async fn raw(
             headers,
         ))
     };
-    let (result, record) = run(operation, options, call).await;
-    match result {
-        Ok(value) => Ok(value.into_inner()),
+    let (result, record) = run(operation, options, Box::pin(call)).await;
+    let failure = match result {
+        Ok(value) => return Ok(value.into_inner()),
         Err(error) => {
             let body = record.body.clone().unwrap_or_default();
-            Err(translate::<(), ()>(operation, error, &record, body).await)
+            translate::<(), ()>(operation, error, record, body)
         }
-    }
+    };
+    Err(failure.await)
 }
 
 struct Finished {
@@ -366,10 +397,25 @@ fn with_status_note(error: Error, status: u16) -> Error {
 /// Translates progenitor's error. `record` and `body` are what the hooks saw of the
 /// last answer, which progenitor may have lost (an error body that is not JSON loses
 /// its status there).
-async fn translate<T: DeserializeOwned, E>(
+/// A failed call's [`Error`], still to work out (an unexpected answer's body may be
+/// still to read). Boxed: only a failed call pays for this future, which holds the
+/// generated error (over a kilobyte), and the future of every call stays small.
+type Failure<F> = Pin<Box<F>>;
+
+/// The call's failure as an [`Error`] (see [`Failure`]).
+fn translate<T: DeserializeOwned, E>(
     operation: &'static str,
     error: RawError<E>,
-    record: &Finished,
+    record: Finished,
+    body: Bytes,
+) -> Failure<impl Future<Output = Error>> {
+    Box::pin(translate_unboxed::<T, E>(operation, error, record, body))
+}
+
+async fn translate_unboxed<T: DeserializeOwned, E>(
+    operation: &'static str,
+    error: RawError<E>,
+    record: Finished,
     body: Bytes,
 ) -> Error {
     let status = record.status;
