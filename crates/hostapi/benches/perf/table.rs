@@ -121,6 +121,12 @@ impl Report {
         );
         bulk.ratio = bulk.ratio.map(|r| 1.0 / r);
         rows.push(bulk);
+        rows.push(Row::paired(
+            "  client CPU for the 1000",
+            &calls::GET_MANY_CPU_OVER_REQWEST,
+            [("get_many", millis), ("bare reqwest", millis)],
+            Target::Info,
+        ));
 
         let rss_row = |target| match memory {
             Some(Memory { rss, .. }) => Row {
