@@ -38,7 +38,7 @@ pub(crate) struct World {
 impl World {
     pub(crate) fn start() -> Self {
         let cpus = Cpus::split();
-        let sim_cpus = cpus.server.clone();
+        let sim_cpus = cpus.server;
         let sim_runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("sim")
@@ -115,8 +115,7 @@ impl Cpus {
         let usable: Vec<usize> = (0..CpuSet::MAX_CPU)
             .filter(|&cpu| allowed.is_set(cpu))
             .collect();
-        let Some((&first, rest)) = usable.split_first().filter(|(_, rest)| !rest.is_empty())
-        else {
+        let Some((&first, rest)) = usable.split_first().filter(|(_, rest)| !rest.is_empty()) else {
             eprintln!("benchmarks: one CPU only; the client and the simulator share it");
             return Self {
                 client: None,
