@@ -178,13 +178,63 @@ where
     results.right_stream()
 }
 
+/// The runtime to spawn `get_many`'s reads on: the current one, when it is tokio's
+/// multi-thread runtime (on a current-thread runtime a task would only add hand-offs).
+fn multi_thread_runtime() -> Option<tokio::runtime::Handle> {
+    tokio::runtime::Handle::try_current()
+        .ok()
+        .filter(|runtime| runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
+}
+
+/// A read running as its own task, aborted when dropped unfinished (as the future of a
+/// read that was not spawned would simply be dropped). A panic in the task is resumed
+/// in the task that polls this.
+struct Spawned<T>(tokio::task::JoinHandle<Result<T, Error>>);
+
+impl<T> Future for Spawned<T> {
+    type Output = Result<T, Error>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.0)
+            .poll(context)
+            .map(|joined| match joined {
+                Ok(result) => result,
+                Err(error) => match error.try_into_panic() {
+                    Ok(panic) => std::panic::resume_unwind(panic),
+                    // Only a runtime shutting down cancels these tasks (dropping this
+                    // aborts its own, but then nothing polls it).
+                    Err(_) => Err(Error::Transport {
+                        operation: "get_many",
+                        message: "the read was cancelled: its runtime is shutting down".to_owned(),
+                        source: None,
+                    }),
+                },
+            })
+    }
+}
+
+impl<T> Drop for Spawned<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// `get_many` for a handle whose `get` reads one record by id.
 macro_rules! get_many {
     ($handle:ident, $id:ty, $record:ty, $what:literal) => {
         impl<'a> $handle<'a> {
             #[doc = concat!("Reads many ", $what, " (what [`get`](Self::get) reads), with at most")]
             /// `options.concurrency()` requests in flight; one [`BulkItem`] per id, a
-            /// failure being that id's error. See [`bulk`] for how the calls run.
+            /// failure being that id's error.
+            ///
+            /// On tokio's multi-thread runtime each read runs as its own task, so that
+            /// decoding and normalising the answers spread over the runtime's workers;
+            /// dropping the stream aborts the reads in flight. On a current-thread
+            /// runtime the reads run inside the task that polls the stream, as with
+            /// [`bulk`].
             pub fn get_many<I>(
                 &self,
                 ids: I,
@@ -194,10 +244,25 @@ macro_rules! get_many {
                 I: IntoIterator<Item = $id>,
                 I::IntoIter: Send + 'a,
             {
-                let handle = *self;
-                bulk(futures::stream::iter(ids), options, move |id| async move {
-                    handle.get(&id).await
-                })
+                let this = *self;
+                bulk(
+                    futures::stream::iter(ids),
+                    options,
+                    move |id| match multi_thread_runtime() {
+                        Some(runtime) => {
+                            let client = this.handle.client.clone();
+                            let options = this.handle.options;
+                            futures::future::Either::Left(Spawned(runtime.spawn(async move {
+                                let handle = crate::handle::Handle {
+                                    client: &client,
+                                    options,
+                                };
+                                $handle { handle }.get(&id).await
+                            })))
+                        }
+                        None => futures::future::Either::Right(async move { this.get(&id).await }),
+                    },
+                )
             }
         }
     };
@@ -355,6 +420,66 @@ mod tests {
         );
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_are_spawned_on_a_multi_thread_runtime_only() {
+        assert!(multi_thread_runtime().is_some());
+        let on_one_thread = tokio::task::spawn_blocking(|| {
+            tokio::runtime::Builder::new_current_thread()
+                .build()
+                .expect("runtime")
+                .block_on(async { multi_thread_runtime().is_none() })
+        });
+        assert!(on_one_thread.await.expect("the check runs"));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn dropping_a_spawned_read_aborts_its_task() {
+        let (alive, ended) = tokio::sync::oneshot::channel::<()>();
+        let read = Spawned::<u8>(tokio::spawn(async move {
+            let _alive = alive;
+            std::future::pending::<()>().await;
+            Ok(0)
+        }));
+        drop(read);
+        // The task's sender goes when the task is aborted.
+        let outcome = tokio::time::timeout(Duration::from_secs(10), ended)
+            .await
+            .expect("the task ends");
+        assert!(outcome.is_err(), "the task was aborted, not finished");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_a_spawned_read_reaches_the_task_polling_it() {
+        use futures::FutureExt;
+        let read = Spawned::<u8>(tokio::spawn(async { panic!("the read panicked") }));
+        let caught = std::panic::AssertUnwindSafe(read).catch_unwind().await;
+        let panic = caught.expect_err("the panic is resumed");
+        assert_eq!(
+            panic.downcast_ref::<&str>(),
+            Some(&"the read panicked"),
+            "the task's own panic"
+        );
+    }
+
+    #[test]
+    fn a_read_cancelled_by_its_runtime_shutting_down_is_an_error() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .build()
+            .expect("runtime");
+        let read = Spawned::<u8>(runtime.spawn(std::future::pending()));
+        runtime.shutdown_timeout(Duration::from_secs(10));
+        match futures::executor::block_on(read) {
+            Err(Error::Transport {
+                operation, message, ..
+            }) => {
+                assert_eq!(operation, "get_many");
+                assert!(message.contains("shutting down"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn options_default_and_accessors() {
         let options = BulkOptions::default();
@@ -392,6 +517,16 @@ mod tests {
 
         #[tokio::test]
         async fn get_many_answers_every_id_in_order_and_an_unknown_one_fails_alone() {
+            every_id_in_order_and_an_unknown_one_failing_alone().await;
+        }
+
+        /// The same with each read spawned as a task.
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn get_many_on_a_multi_thread_runtime_does_the_same() {
+            every_id_in_order_and_an_unknown_one_failing_alone().await;
+        }
+
+        async fn every_id_in_order_and_an_unknown_one_failing_alone() {
             let (sim, client) = start().await;
             let mut ids = bare_metal_ids(20001..20013);
             ids.insert(5, BareMetalId::from(99_999u32));

@@ -41,7 +41,7 @@ impl Client {
 /// writes too).
 #[derive(Debug, Clone, Copy)]
 pub struct BareMetals<'a> {
-    handle: Handle<'a>,
+    pub(crate) handle: Handle<'a>,
 }
 
 impl<'a> BareMetals<'a> {

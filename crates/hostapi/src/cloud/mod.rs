@@ -47,7 +47,7 @@ impl Client {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct CloudServers<'a> {
-    handle: Handle<'a>,
+    pub(crate) handle: Handle<'a>,
 }
 
 impl<'a> CloudServers<'a> {

@@ -26,7 +26,7 @@ impl Client {
 /// [`PrivateRacks::ips`].
 #[derive(Debug, Clone, Copy)]
 pub struct PrivateRacks<'a> {
-    handle: Handle<'a>,
+    pub(crate) handle: Handle<'a>,
 }
 
 impl<'a> PrivateRacks<'a> {

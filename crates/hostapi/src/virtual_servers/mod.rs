@@ -22,7 +22,7 @@ impl Client {
 /// interface has its own view of virtual servers: [`Client::cloud_servers`].
 #[derive(Debug, Clone, Copy)]
 pub struct VirtualServers<'a> {
-    handle: Handle<'a>,
+    pub(crate) handle: Handle<'a>,
 }
 
 impl VirtualServers<'_> {
