@@ -394,15 +394,14 @@ fn with_status_note(error: Error, status: u16) -> Error {
     }
 }
 
-/// Translates progenitor's error. `record` and `body` are what the hooks saw of the
-/// last answer, which progenitor may have lost (an error body that is not JSON loses
-/// its status there).
 /// A failed call's [`Error`], still to work out (an unexpected answer's body may be
 /// still to read). Boxed: only a failed call pays for this future, which holds the
 /// generated error (over a kilobyte), and the future of every call stays small.
 type Failure<F> = Pin<Box<F>>;
 
-/// The call's failure as an [`Error`] (see [`Failure`]).
+/// Translates progenitor's error (see [`Failure`]). `record` and `body` are what the
+/// hooks saw of the last answer, which progenitor may have lost (an error body that is
+/// not JSON loses its status there).
 fn translate<T: DeserializeOwned, E>(
     operation: &'static str,
     error: RawError<E>,
