@@ -1,6 +1,6 @@
-//! Bare metal servers: the server (list and detail), reference, switch port, power,
-//! rescue mode, installation status and passwords — normalised output (snapshots),
-//! the exact wire form of each call, and checks that send nothing.
+//! Bare metal servers: the server (list and detail, one by one and in bulk), reference,
+//! switch port, power, rescue mode, installation status and passwords — normalised
+//! output (snapshots), the exact wire form of each call, and checks that send nothing.
 
 use hostapi::{
     BareMetalId, BareMetalPowerState, Error, InstallationState, IpmiKind, RescueImageId,
@@ -545,4 +545,74 @@ async fn error_statuses_keep_operation_status_and_body() {
     assert!(error.is_not_found());
     assert_eq!(error.operation(), Some("getBareMetal"));
     assert!(error.to_string().contains("Server not found"), "{error}");
+}
+
+/// Counts the facade's `hostapi.call` spans whose parent is the span named `parent`,
+/// through a process-wide subscriber (the reads of `get_many` run on the runtime's
+/// worker threads, which a thread's own default subscriber would not reach).
+fn calls_under(parent: &'static str) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tracing_subscriber::layer::{Context, SubscriberExt};
+    use tracing_subscriber::registry::LookupSpan;
+
+    struct CallsUnder(&'static str, Arc<AtomicUsize>);
+    impl<S> tracing_subscriber::Layer<S> for CallsUnder
+    where
+        S: tracing::Subscriber + for<'a> LookupSpan<'a>,
+    {
+        fn on_new_span(
+            &self,
+            attrs: &tracing::span::Attributes<'_>,
+            id: &tracing::span::Id,
+            ctx: Context<'_, S>,
+        ) {
+            let parent = ctx.span(id).and_then(|span| span.parent());
+            if attrs.metadata().name() == "hostapi.call"
+                && parent.is_some_and(|parent| parent.name() == self.0)
+            {
+                self.1.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    let count = Arc::new(AtomicUsize::new(0));
+    let subscriber = tracing_subscriber::registry().with(CallsUnder(parent, count.clone()));
+    tracing::subscriber::set_global_default(subscriber)
+        .expect("no other test in this file sets a global subscriber");
+    count
+}
+
+/// `get_many` on tokio's multi-thread runtime runs each read as its own task; the
+/// reads' spans still sit under the caller's span, as they would unspawned.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_many_reads_spawned_as_tasks_keep_the_callers_span() {
+    use futures::StreamExt;
+    use hostapi::BulkOptions;
+    use tracing::Instrument;
+
+    let calls = calls_under("bulk caller");
+    let sim = hostapi_sim::Sim::start(hostapi_sim::SimConfig::default().with_seed(3))
+        .await
+        .expect("the simulator starts");
+    let client = hostapi_tests::sim_client_builder(&sim, sim.api_key(), sim.cdn_secret())
+        .build()
+        .expect("client builds");
+    let ids: Vec<BareMetalId> = (20001..20007u32).map(BareMetalId::from).collect();
+    let items: Vec<_> = client
+        .bare_metals()
+        .get_many(ids.clone(), BulkOptions::new(3))
+        .collect::<Vec<_>>()
+        .instrument(tracing::info_span!("bulk caller"))
+        .await;
+    for (item, asked) in items.iter().zip(&ids) {
+        let server = item.result.as_ref().expect("every server reads");
+        assert_eq!(&server.id, asked);
+    }
+    assert_eq!(
+        calls.load(std::sync::atomic::Ordering::SeqCst),
+        ids.len(),
+        "one call span under the caller's per id"
+    );
+    sim.shutdown().await;
 }

@@ -252,13 +252,17 @@ macro_rules! get_many {
                         Some(runtime) => {
                             let client = this.handle.client.clone();
                             let options = this.handle.options;
-                            futures::future::Either::Left(Spawned(runtime.spawn(async move {
+                            let read = async move {
                                 let handle = crate::handle::Handle {
                                     client: &client,
                                     options,
                                 };
                                 $handle { handle }.get(&id).await
-                            })))
+                            };
+                            // The read's span stays under the caller's, as unspawned.
+                            let read =
+                                tracing::Instrument::instrument(read, tracing::Span::current());
+                            futures::future::Either::Left(Spawned(runtime.spawn(read)))
                         }
                         None => futures::future::Either::Right(async move { this.get(&id).await }),
                     },
