@@ -38,11 +38,14 @@ pub(crate) struct World {
 impl World {
     pub(crate) fn start() -> Self {
         let cpus = Cpus::split();
-        let sim_cpus = cpus.server;
         let sim_runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("sim")
-            .on_thread_start(move || pin_this_thread(&sim_cpus))
+            .on_thread_start(move || {
+                if let Some(cpus) = cpus {
+                    pin_this_thread(&cpus.server);
+                }
+            })
             .enable_all()
             .build()
             .expect("the simulator's runtime starts");
@@ -51,7 +54,9 @@ impl World {
                 SimConfig::default().with_seed(9).with_size(SIM_SIZE),
             ))
             .expect("the simulator starts");
-        pin_this_thread(&cpus.client);
+        if let Some(cpus) = cpus {
+            pin_this_thread(&cpus.client);
+        }
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -93,34 +98,28 @@ impl World {
 }
 
 /// Which CPUs the clients' thread and the simulator's threads run on.
+#[derive(Clone, Copy)]
 struct Cpus {
-    client: Option<CpuSet>,
-    server: Option<CpuSet>,
+    client: CpuSet,
+    server: CpuSet,
 }
 
 impl Cpus {
     /// The first CPU this process may use for the clients, the rest for the
-    /// simulator; no pinning (`None`) with fewer than two.
-    fn split() -> Self {
-        let allowed = match sched_getaffinity(None) {
-            Ok(allowed) => allowed,
-            Err(error) => {
-                eprintln!("benchmarks: CPU affinity unknown ({error}); threads not pinned");
-                return Self {
-                    client: None,
-                    server: None,
-                };
-            }
-        };
+    /// simulator; `None` (nothing pinned) with fewer than two, or when the allowed
+    /// CPUs cannot be read.
+    fn split() -> Option<Self> {
+        let allowed = sched_getaffinity(None)
+            .map_err(|error| {
+                eprintln!("benchmarks: CPU affinity unknown ({error}); threads not pinned")
+            })
+            .ok()?;
         let usable: Vec<usize> = (0..CpuSet::MAX_CPU)
             .filter(|&cpu| allowed.is_set(cpu))
             .collect();
         let Some((&first, rest)) = usable.split_first().filter(|(_, rest)| !rest.is_empty()) else {
             eprintln!("benchmarks: one CPU only; the client and the simulator share it");
-            return Self {
-                client: None,
-                server: None,
-            };
+            return None;
         };
         let mut client = CpuSet::new();
         client.set(first);
@@ -129,19 +128,14 @@ impl Cpus {
             server.set(cpu);
         }
         eprintln!("benchmarks: clients on CPU {first}, simulator on CPUs {rest:?}");
-        Self {
-            client: Some(client),
-            server: Some(server),
-        }
+        Some(Self { client, server })
     }
 }
 
 /// Keeps the calling thread on `cpus` (best effort: a refusal is reported and the
 /// thread runs where the scheduler puts it).
-fn pin_this_thread(cpus: &Option<CpuSet>) {
-    if let Some(cpus) = cpus
-        && let Err(error) = sched_setaffinity(None, cpus)
-    {
+fn pin_this_thread(cpus: &CpuSet) {
+    if let Err(error) = sched_setaffinity(None, cpus) {
         eprintln!("benchmarks: could not pin a thread ({error}); it runs unpinned");
     }
 }
