@@ -41,6 +41,11 @@ pub trait CallHooks: Send + Sync + 'static {
     }
 }
 
+/// The header progenitor adds to every request. (A constant name is not parsed again
+/// on each removal, as a string would be.)
+const API_VERSION: reqwest::header::HeaderName =
+    reqwest::header::HeaderName::from_static("api-version");
+
 /// The hooks a generated client carries: a shared [`CallHooks`] implementation.
 ///
 /// `Debug` prints nothing of what it holds (the facade's hooks hold credentials).
@@ -65,7 +70,7 @@ impl Hooks {
         request: &mut reqwest::Request,
         operation: &'static str,
     ) -> Result<(), String> {
-        request.headers_mut().remove("api-version");
+        request.headers_mut().remove(API_VERSION);
         self.0.prepare(request, operation)
     }
 
