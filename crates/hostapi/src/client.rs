@@ -224,6 +224,8 @@ impl ClientBuilder {
         let mut http = reqwest::Client::builder()
             .user_agent(USER_AGENT)
             .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
+            // The attempt timeout: the hooks give a request its own only when the
+            // call's deadline leaves less.
             .timeout(attempt_timeout)
             .pool_idle_timeout(Duration::from_secs(60));
         // Plain http is only accepted for loopback hosts; when every interface is

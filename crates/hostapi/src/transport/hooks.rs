@@ -11,7 +11,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 
 use tokio::time::Instant;
 
-use super::record::Recorder;
+use super::record::{CallOptions, Recorder};
 use super::retry::{Decision, Failure, RetryPolicy, StopReason, retry_after};
 use crate::signing::CdnSigner;
 
@@ -37,8 +37,9 @@ pub(crate) enum Auth {
 pub(crate) struct FacadeHooks {
     pub(crate) auth: Auth,
     pub(crate) retry: RetryPolicy,
-    /// The longest one attempt may take (the builder's `timeout`); an attempt is also
-    /// cut off at the call's deadline.
+    /// The longest one attempt may take: the builder's `timeout`, which is also the
+    /// timeout of the reqwest client the hooks are given. An attempt is also cut off
+    /// at the call's deadline.
     pub(crate) attempt_timeout: Duration,
 }
 
@@ -89,12 +90,16 @@ impl CallHooks for FacadeHooks {
 }
 
 impl FacadeHooks {
-    async fn send_with_retries(
-        &self,
-        client: &reqwest::Client,
-        mut request: reqwest::Request,
+    // The retry loop is built so that its future stays small (it is boxed for every
+    // call, and an allocation over a kilobyte takes glibc's slow path): each attempt
+    // is sent before anything awaits it, so the loop's state holds the attempt in
+    // flight and the spare copy for the next one, not the request as well.
+    fn send_with_retries<'a>(
+        &'a self,
+        client: &'a reqwest::Client,
+        request: reqwest::Request,
         operation: &'static str,
-    ) -> reqwest::Result<reqwest::Response> {
+    ) -> impl Future<Output = reqwest::Result<reqwest::Response>> + Send + 'a {
         let recorder = Recorder::current();
         let options = recorder
             .as_ref()
@@ -109,69 +114,93 @@ impl FacadeHooks {
         );
         let resend = idempotent || options.retry_unsafe;
         let started = Instant::now();
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            // The deadline bounds the whole call: the attempt gets what is left of it
-            // when that is less than its own timeout.
-            let left = self.retry.deadline.saturating_sub(started.elapsed());
-            *request.timeout_mut() = Some(self.attempt_timeout.min(left));
-            let spare = request.try_clone();
-            let outcome = send_buffered(client, request, options.body_for_facade)
-                .await
-                .map_err(|error| self.redact(error));
-            let decision = match (failure(&outcome), spare) {
-                (None, _) => None,
-                (Some(failure), None) => {
-                    Some((failure, Decision::Stop(StopReason::Permanent), None))
-                }
-                (Some(failure), Some(spare)) => {
-                    let decision = self.retry.decide(
-                        attempt,
-                        &failure,
-                        resend,
-                        started.elapsed(),
-                        rand::random::<f64>(),
-                    );
-                    Some((failure, decision, Some(spare)))
-                }
-            };
-            match decision {
-                Some((failure, Decision::Retry(delay), Some(spare))) => {
-                    tracing::info!(
-                        operation,
-                        attempt,
-                        reason = %failure,
-                        error = outcome.as_ref().err().map(tracing::field::display),
-                        delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
-                        "hostapi: retrying"
-                    );
-                    tokio::time::sleep(delay).await;
-                    request = spare;
-                }
-                decision => {
-                    if let Some((failure, Decision::Stop(why), _)) = decision {
-                        tracing::debug!(
+        let first = self.attempt(client, request, started, options);
+        async move {
+            let (mut in_flight, mut spare) = first;
+            let mut attempt = 1;
+            loop {
+                let outcome = in_flight.await.map_err(|error| self.redact(error));
+                let decision = match (failure(&outcome), spare) {
+                    (None, _) => None,
+                    (Some(failure), None) => {
+                        Some((failure, Decision::Stop(StopReason::Permanent), None))
+                    }
+                    (Some(failure), Some(spare)) => {
+                        let decision = self.retry.decide(
+                            attempt,
+                            &failure,
+                            resend,
+                            started.elapsed(),
+                            rand::random::<f64>(),
+                        );
+                        Some((failure, decision, Some(spare)))
+                    }
+                };
+                match decision {
+                    Some((failure, Decision::Retry(delay), Some(request))) => {
+                        tracing::info!(
                             operation,
                             attempt,
                             reason = %failure,
-                            why = why.describe(),
-                            "hostapi: not retrying"
+                            error = outcome.as_ref().err().map(tracing::field::display),
+                            delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                            "hostapi: retrying"
                         );
+                        tokio::time::sleep(delay).await;
+                        attempt += 1;
+                        (in_flight, spare) = self.attempt(client, request, started, options);
                     }
-                    if let Some(recorder) = &recorder {
-                        let mut record = recorder.lock();
-                        record.attempts = attempt;
-                        if let Ok(answer) = &outcome {
-                            record.status = Some(answer.status);
-                            record.body = Some(answer.body.clone());
-                            record.body_truncated = answer.truncated;
+                    decision => {
+                        if let Some((failure, Decision::Stop(why), _)) = decision {
+                            tracing::debug!(
+                                operation,
+                                attempt,
+                                reason = %failure,
+                                why = why.describe(),
+                                "hostapi: not retrying"
+                            );
                         }
+                        if let Some(recorder) = &recorder {
+                            let mut record = recorder.lock();
+                            record.attempts = attempt;
+                            if let Ok(answer) = &outcome {
+                                record.status = Some(answer.status);
+                                record.body = Some(answer.body.clone());
+                                record.body_truncated = answer.truncated;
+                            }
+                        }
+                        return outcome.map(|answer| answer.response);
                     }
-                    return outcome.map(|answer| answer.response);
                 }
             }
         }
+    }
+
+    /// Sends one attempt (what reqwest does before its first await happens here), and
+    /// keeps a copy of the request for the next attempt when it can be copied.
+    fn attempt(
+        &self,
+        client: &reqwest::Client,
+        mut request: reqwest::Request,
+        started: Instant,
+        options: CallOptions,
+    ) -> (
+        impl Future<Output = Attempt> + Send + use<>,
+        Option<reqwest::Request>,
+    ) {
+        // The deadline bounds the whole call: the attempt gets what is left of it
+        // when that is less than its own timeout. Otherwise the client's timeout (the
+        // same `attempt_timeout`) applies: a request's own timeout is a request
+        // extension, which costs an allocation to set and another in each copy.
+        let left = self.retry.deadline.saturating_sub(started.elapsed());
+        if left < self.attempt_timeout {
+            *request.timeout_mut() = Some(left);
+        }
+        let spare = request.try_clone();
+        (
+            send_buffered(client, request, options.body_for_facade),
+            spare,
+        )
     }
 
     /// Takes the CDN signature out of the URL an error carries: the signature
@@ -207,36 +236,41 @@ type Attempt = reqwest::Result<Received>;
 /// Sends once and reads the body, so that a body cut short counts as a failed attempt
 /// (and can be retried), and so the record keeps the exact bytes received. With
 /// `body_for_facade`, the answer rebuilt for the generated code has an empty body when
-/// the status is a success.
-async fn send_buffered(
+/// the status is a success. The request is handed to reqwest at once, so the future
+/// does not hold it.
+fn send_buffered(
     client: &reqwest::Client,
     request: reqwest::Request,
     body_for_facade: bool,
-) -> Attempt {
-    let mut response = client.execute(request).await?;
-    let status = response.status();
-    let version = response.version();
-    // Reading the body needs none of the headers: move them rather than copy them.
-    let headers = std::mem::take(response.headers_mut());
-    let (body, truncated) = if status.is_success() {
-        (response.bytes().await?, false)
-    } else {
-        read_at_most(&mut response, MAX_ERROR_BODY).await?
-    };
-    let response = if body_for_facade && status.is_success() {
-        // The generated code only reads the status (and copies the headers): give it
-        // no headers, and an empty body, which it fails to decode at once.
-        let none = reqwest::header::HeaderMap::new();
-        rebuild(status, version, none, bytes::Bytes::new())
-    } else {
-        rebuild(status, version, headers, body.clone())
-    };
-    Ok(Received {
-        status: status.as_u16(),
-        response,
-        body,
-        truncated,
-    })
+) -> impl Future<Output = Attempt> + Send + use<> {
+    let pending = client.execute(request);
+    async move {
+        let mut response = pending.await?;
+        let status = response.status();
+        let version = response.version();
+        // Reading the body needs none of the headers: move them rather than copy them.
+        let headers = std::mem::take(response.headers_mut());
+        let limit = if status.is_success() {
+            usize::MAX
+        } else {
+            MAX_ERROR_BODY
+        };
+        let (body, truncated) = read_at_most(&mut response, limit).await?;
+        let response = if body_for_facade && status.is_success() {
+            // The generated code only reads the status (and copies the headers): give
+            // it no headers, and an empty body, which it fails to decode at once.
+            let none = reqwest::header::HeaderMap::new();
+            rebuild(status, version, none, bytes::Bytes::new())
+        } else {
+            rebuild(status, version, headers, body.clone())
+        };
+        Ok(Received {
+            status: status.as_u16(),
+            response,
+            body,
+            truncated,
+        })
+    }
 }
 
 /// The URL a rebuilt answer carries: the placeholder reqwest gives an answer built
@@ -269,20 +303,48 @@ fn rebuild(
     reqwest::Response::from(rebuilt)
 }
 
-/// Reads at most `limit` bytes of a body; says whether there was more.
+/// The most room reserved for a body ahead of its arrival (beyond it, the buffer grows
+/// as the body arrives).
+const MAX_RESERVED: usize = 4 * 1024 * 1024;
+
+/// Reads at most `limit` bytes of a body; says whether there was more. A body that
+/// arrives in one piece is kept as it came, without a copy. (Reading chunk by chunk
+/// rather than with `Response::bytes` also keeps the attempt's future small.)
 async fn read_at_most(
     response: &mut reqwest::Response,
     limit: usize,
 ) -> reqwest::Result<(bytes::Bytes, bool)> {
-    let mut body = bytes::BytesMut::new();
-    while let Some(chunk) = response.chunk().await? {
-        if body.len() + chunk.len() > limit {
+    // Read before any chunk is: the whole body's length, when announced.
+    let announced = response
+        .content_length()
+        .and_then(|length| usize::try_from(length).ok())
+        .unwrap_or(0);
+    let Some(first) = response.chunk().await? else {
+        return Ok((bytes::Bytes::new(), false));
+    };
+    if first.len() > limit {
+        return Ok((first.slice(..limit), true));
+    }
+    let Some(mut chunk) = response.chunk().await? else {
+        return Ok((first, false));
+    };
+    // Room for the whole body when its length is announced, so that it is not
+    // reallocated (and held twice) as it grows; but not more than a page of answers
+    // takes ahead of its arrival: the length is only the server's word.
+    let reserved = announced.min(limit).min(MAX_RESERVED).max(first.len());
+    let mut body = bytes::BytesMut::with_capacity(reserved);
+    body.extend_from_slice(&first);
+    loop {
+        if body.len().saturating_add(chunk.len()) > limit {
             body.extend_from_slice(&chunk[..limit - body.len()]);
             return Ok((body.freeze(), true));
         }
         body.extend_from_slice(&chunk);
+        match response.chunk().await? {
+            Some(next) => chunk = next,
+            None => return Ok((body.freeze(), false)),
+        }
     }
-    Ok((body.freeze(), false))
 }
 
 /// How an attempt failed, as far as retrying goes; `None` for an answer to hand on
@@ -407,7 +469,11 @@ mod tests {
         options: CallOptions,
     ) -> (reqwest::Result<(u16, String)>, Recorder) {
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::new();
+        // As the builder makes it: the client's timeout is the attempt timeout.
+        let client = reqwest::Client::builder()
+            .timeout(hooks.attempt_timeout)
+            .build()
+            .unwrap();
         let mut request = reqwest::Request::new(method, url.parse().unwrap());
         hooks.prepare(&mut request, "testOperation").unwrap();
         let recorder = Recorder::new(options);
@@ -566,6 +632,26 @@ mod tests {
         let record = record.lock();
         assert_eq!(record.body.as_ref().map(|b| b.len()), Some(MAX_ERROR_BODY));
         assert!(record.body_truncated);
+    }
+
+    #[tokio::test]
+    async fn a_large_success_body_arriving_in_pieces_is_kept_whole() {
+        // Several megabytes cannot pass the loopback socket in one piece, and are more
+        // than is reserved ahead of arrival.
+        let large: String = (0..MAX_RESERVED + 12_345)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        let server = serve(vec![Script::Answer(200, "", large.clone())]).await;
+        let hooks = hooks(api_key(), 1, Duration::from_secs(5));
+        let url = format!("{}/v1/x", server.base);
+        let (outcome, record) =
+            call(&hooks, reqwest::Method::GET, &url, CallOptions::default()).await;
+        let (status, body) = outcome.unwrap();
+        assert_eq!(status, 200);
+        assert!(body == large, "the body as the generated code sees it");
+        let record = record.lock();
+        assert!(record.body.as_deref() == Some(large.as_bytes()));
+        assert!(!record.body_truncated);
     }
 
     #[tokio::test]
