@@ -329,8 +329,8 @@ async fn read_at_most(
         return Ok((first, false));
     };
     // Room for the whole body when its length is announced, so that it is not
-    // reallocated (and held twice) as it grows; but not more than a page of answers
-    // takes ahead of its arrival: the length is only the server's word.
+    // reallocated (and held twice) as it grows; at most `MAX_RESERVED` of it, since
+    // the announced length is only the server's word.
     let reserved = announced.min(limit).min(MAX_RESERVED).max(first.len());
     let mut body = bytes::BytesMut::with_capacity(reserved);
     body.extend_from_slice(&first);
