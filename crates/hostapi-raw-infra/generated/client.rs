@@ -2344,7 +2344,7 @@ pub mod types {
             rename = "ipAddresses",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        pub ip_addresses: ::std::option::Option<VirtualServerIpAddresses>,
+        pub ip_addresses: ::std::option::Option<crate::shapes::VirtualServerIpAddresses>,
         ///MAC address.
         #[serde(
             rename = "macAddress",
@@ -2479,23 +2479,6 @@ pub mod types {
     impl VirtualServerIpAddressState {
         pub fn builder() -> builder::VirtualServerIpAddressState {
             Default::default()
-        }
-    }
-    ///The server's IP addresses. Both shapes occur: an array of `{ip, isNulled, reverseDNS}` or an object keyed by IP address whose values are `{isNulled, reverseDNS}`. The array alternative is listed first.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum VirtualServerIpAddresses {
-        List(IpAddressList),
-        Map(IpAddressMap),
-    }
-    impl ::std::convert::From<IpAddressList> for VirtualServerIpAddresses {
-        fn from(value: IpAddressList) -> Self {
-            Self::List(value)
-        }
-    }
-    impl ::std::convert::From<IpAddressMap> for VirtualServerIpAddresses {
-        fn from(value: IpAddressMap) -> Self {
-            Self::Map(value)
         }
     }
     ///`{virtualServers:[…]}`: items are not wrapped. Also the answer of the single-server read, where the array has one element.
@@ -11512,7 +11495,7 @@ pub mod types {
             >,
             id: ::std::result::Result<i64, ::std::string::String>,
             ip_addresses: ::std::result::Result<
-                ::std::option::Option<super::VirtualServerIpAddresses>,
+                ::std::option::Option<crate::shapes::VirtualServerIpAddresses>,
                 ::std::string::String,
             >,
             mac_address: ::std::result::Result<
@@ -11638,7 +11621,7 @@ pub mod types {
             pub fn ip_addresses<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                    ::std::option::Option<super::VirtualServerIpAddresses>,
+                    ::std::option::Option<crate::shapes::VirtualServerIpAddresses>,
                 >,
                 T::Error: ::std::fmt::Display,
             {

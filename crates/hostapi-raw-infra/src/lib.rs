@@ -3,12 +3,16 @@
 //! committed in `generated/client.rs` for review; `cargo xtask codegen --check` keeps
 //! it in step.
 //!
-//! Nothing here is hand-written but this file. Use the `hostapi` facade, not this crate:
-//! the wire's quirks are left as they are here.
+//! Nothing here is hand-written but this file and [`shapes`] (types the generator is
+//! told to use in place of its own). Use the `hostapi` facade, not this crate: the
+//! wire's quirks are left as they are here.
 
 // Generated code: documented from the spec where the spec says something.
 #![allow(missing_docs, unreachable_pub, rust_2018_idioms, clippy::all)]
 
 include!(concat!(env!("OUT_DIR"), "/generated.rs"));
+
+#[warn(missing_docs, unreachable_pub, rust_2018_idioms, clippy::all)]
+pub mod shapes;
 
 hostapi_hooks::impl_client_hooks!(Client);

@@ -2,7 +2,8 @@
 
 use hostapi_hooks::{CallHooks, Hooks};
 use hostapi_raw_infra::Client;
-use hostapi_raw_infra::types::{UpdateDomainTtlForm, VirtualServerIpAddresses};
+use hostapi_raw_infra::shapes::VirtualServerIpAddresses;
+use hostapi_raw_infra::types::UpdateDomainTtlForm;
 use httpmock::Method::{GET, PUT};
 use httpmock::MockServer;
 

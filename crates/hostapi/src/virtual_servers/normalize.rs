@@ -1,5 +1,6 @@
 //! Raw v1 virtual server records → [`VirtualServer`].
 
+use hostapi_raw_infra::shapes::VirtualServerIpAddresses;
 use hostapi_raw_infra::types as raw;
 use rust_decimal::Decimal;
 
@@ -75,9 +76,9 @@ fn platform(mut raw: raw::VirtualServerType) -> Platform {
 
 /// Both shapes of `ipAddresses` become one list: an array of `{ip, isNulled,
 /// reverseDNS}`, or an object keyed by IP whose values are `{isNulled, reverseDNS}`.
-fn ip_addresses(raw: raw::VirtualServerIpAddresses) -> Result<Vec<IpAssignment>, FieldError> {
+fn ip_addresses(raw: VirtualServerIpAddresses) -> Result<Vec<IpAssignment>, FieldError> {
     match raw {
-        raw::VirtualServerIpAddresses::List(list) => wire::each(list.0, |entry| {
+        VirtualServerIpAddresses::List(list) => wire::each(list.0, |entry| {
             let ip = wire::required(entry.ip, "ip")?;
             Ok(IpAssignment {
                 ip: wire::ip_address(&ip).at("ip")?,
@@ -85,7 +86,7 @@ fn ip_addresses(raw: raw::VirtualServerIpAddresses) -> Result<Vec<IpAssignment>,
                 reverse_dns: wire::non_empty(entry.reverse_dns),
             })
         }),
-        raw::VirtualServerIpAddresses::Map(map) => map
+        VirtualServerIpAddresses::Map(map) => map
             .0
             .into_iter()
             .map(|(ip, state)| {
