@@ -96,6 +96,10 @@ impl<T> At<T> for Result<T, FieldError> {
 
 /// The wire's leftover fields as the model's [`Extra`](crate::model::Extra) map.
 pub(crate) fn extra(map: serde_json::Map<String, serde_json::Value>) -> crate::model::Extra {
+    // Most records have no leftovers: skip building a map from nothing.
+    if map.is_empty() {
+        return crate::model::Extra::new();
+    }
     map.into_iter().collect()
 }
 

@@ -222,8 +222,8 @@ impl FacadeHooks {
 pub(crate) const MAX_ERROR_BODY: usize = 64 * 1024;
 
 /// One attempt's answer: the status, the body as received (for an error status, at
-/// most [`MAX_ERROR_BODY`] bytes of it), and the answer rebuilt around that body for
-/// the generated code to decode.
+/// most [`MAX_ERROR_BODY`] bytes of it), and the answer for the generated code to
+/// decode.
 struct Received {
     status: u16,
     body: bytes::Bytes,
@@ -235,7 +235,7 @@ type Attempt = reqwest::Result<Received>;
 
 /// Sends once and reads the body, so that a body cut short counts as a failed attempt
 /// (and can be retried), and so the record keeps the exact bytes received. With
-/// `body_for_facade`, the answer rebuilt for the generated code has an empty body when
+/// `body_for_facade`, the answer handed to the generated code has an empty body when
 /// the status is a success. The request is handed to reqwest at once, so the future
 /// does not hold it.
 fn send_buffered(
@@ -258,9 +258,10 @@ fn send_buffered(
         let (body, truncated) = read_at_most(&mut response, limit).await?;
         let response = if body_for_facade && status.is_success() {
             // The generated code only reads the status (and copies the headers): give
-            // it no headers, and an empty body, which it fails to decode at once.
-            let none = reqwest::header::HeaderMap::new();
-            rebuild(status, version, none, bytes::Bytes::new())
+            // it the answer itself, its headers taken and its body read to the end, so
+            // that it reads an empty body and fails to decode it at once. (It never
+            // prints the answer, whose URL may hold a CDN signature; it drops it.)
+            response
         } else {
             rebuild(status, version, headers, body.clone())
         };

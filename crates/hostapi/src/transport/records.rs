@@ -135,7 +135,10 @@ impl<'de, R: DeserializeOwned, T> Visitor<'de> for Records<'_, '_, R, T> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        // Room for one record to start with: many lists hold one (every single-record
+        // read is one), and the default first step, room for four records of a few
+        // hundred bytes, takes the allocator's slow path.
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(1));
         while let Some(raw) = seq.next_element_seed(PhantomData::<R>)? {
             match (self.0.list.record)(raw) {
                 Ok(record) => out.push(record),
