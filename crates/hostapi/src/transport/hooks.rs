@@ -196,7 +196,7 @@ impl FacadeHooks {
         if left < self.attempt_timeout {
             *request.timeout_mut() = Some(left);
         }
-        let spare = request.try_clone();
+        let spare = spare_copy(&request);
         (
             send_buffered(client, request, options.body_for_facade),
             spare,
@@ -214,6 +214,24 @@ impl FacadeHooks {
         }
         error
     }
+}
+
+/// A copy of `request` for another attempt, when it can be copied (a streamed body
+/// cannot). reqwest's `try_clone` also copies the request's extensions, and first gives
+/// them an empty timeout when there is none, which builds a map (and drops it) on every
+/// call. Outside reqwest, a request's extensions hold only its timeout, so a request
+/// without a body is copied part by part instead.
+fn spare_copy(request: &reqwest::Request) -> Option<reqwest::Request> {
+    if request.body().is_some() {
+        return request.try_clone();
+    }
+    let mut copy = reqwest::Request::new(request.method().clone(), request.url().clone());
+    *copy.headers_mut() = request.headers().clone();
+    *copy.version_mut() = request.version();
+    if let Some(&timeout) = request.timeout() {
+        *copy.timeout_mut() = Some(timeout);
+    }
+    Some(copy)
 }
 
 /// The most of an error answer's body that is read and kept: enough for any error
@@ -493,6 +511,34 @@ mod tests {
 
     fn ok_answer() -> Script {
         Script::Answer(200, "", r#"{"ok":true}"#.to_owned())
+    }
+
+    #[test]
+    fn the_spare_copy_keeps_all_an_attempt_sends() {
+        let url = reqwest::Url::parse("http://127.0.0.1:9/v1/x?a=1").unwrap();
+        let mut get = reqwest::Request::new(reqwest::Method::GET, url.clone());
+        get.headers_mut()
+            .insert(X_SVC_AUTH, HeaderValue::from_static("key"));
+        *get.version_mut() = reqwest::Version::HTTP_10;
+        let copy = spare_copy(&get).unwrap();
+        assert_eq!(
+            (copy.method(), copy.url(), copy.headers(), copy.version()),
+            (get.method(), get.url(), get.headers(), get.version())
+        );
+        assert_eq!(copy.timeout(), None);
+        *get.timeout_mut() = Some(Duration::from_millis(1500));
+        assert_eq!(
+            spare_copy(&get).unwrap().timeout(),
+            Some(&Duration::from_millis(1500))
+        );
+
+        let mut post = reqwest::Request::new(reqwest::Method::POST, url);
+        *post.body_mut() = Some(reqwest::Body::from("a=1&b=2"));
+        let copy = spare_copy(&post).unwrap();
+        assert_eq!(
+            copy.body().and_then(reqwest::Body::as_bytes),
+            Some(&b"a=1&b=2"[..])
+        );
     }
 
     #[tokio::test]
