@@ -136,6 +136,10 @@ fn body_outcome<T: DeserializeOwned, E>(
         // generated type decodes from nothing.)
         Ok(_) => None,
         Err(RawError::InvalidResponsePayload(..)) if status.is_some() => None,
+        // The generated code reads the answer's body again, after the hooks read it to
+        // the end; that can only fail on the request's timeout falling due in between.
+        // The whole body is in the record.
+        Err(RawError::ResponseBodyError(_)) if status.is_some() => None,
         Err(RawError::UnexpectedResponse(_)) if status.is_some() => status,
         Err(error) => return Err(translate::<T, E>(operation, error, record, bytes)),
     };
@@ -529,6 +533,29 @@ mod tests {
                 assert!(message.contains("missing field `id`"), "{message}");
             }
             other => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn a_body_read_by_the_hooks_is_the_answer_whatever_the_generated_code_then_reads() {
+        let late = reqwest::Response::from(
+            http::Response::builder()
+                .status(500)
+                .body(Vec::new())
+                .unwrap(),
+        )
+        .error_for_status()
+        .unwrap_err();
+        let record = Finished {
+            status: Some(200),
+            body: Some(Bytes::from_static(br#"{"items":[]}"#)),
+            truncated: false,
+        };
+        let result: Result<ResponseValue<Outer>, RawError<()>> =
+            Err(RawError::ResponseBodyError(late));
+        match body_outcome("listThings", result, record) {
+            Ok(body) => assert_eq!(&body.bytes[..], br#"{"items":[]}"#),
+            Err(_) => panic!("the body the hooks read was lost"),
         }
     }
 
