@@ -87,19 +87,21 @@ mod tests {
     #[test]
     fn each_shape_decodes_as_itself_and_encodes_back_unchanged() {
         let list = r#"[{"ip":"192.0.2.1","isNulled":false,"reverseDNS":"a.example"}]"#;
-        match decode(list).unwrap() {
-            VirtualServerIpAddresses::List(ref decoded) => {
-                assert_eq!(decoded.0[0].ip.as_deref(), Some("192.0.2.1"));
-                assert_eq!(serde_json::to_string(&decode(list).unwrap()).unwrap(), list);
+        let decoded = decode(list).unwrap();
+        assert_eq!(serde_json::to_string(&decoded).unwrap(), list);
+        match decoded {
+            VirtualServerIpAddresses::List(list) => {
+                assert_eq!(list.0[0].ip.as_deref(), Some("192.0.2.1"));
             }
             other => panic!("expected the array shape, got {other:?}"),
         }
         let map = r#"{"192.0.2.2":{"isNulled":true},"192.0.2.1":{"isNulled":false}}"#;
-        match decode(map).unwrap() {
-            VirtualServerIpAddresses::Map(ref decoded) => {
-                let keys: Vec<&str> = decoded.0.keys().map(String::as_str).collect();
+        let decoded = decode(map).unwrap();
+        assert_eq!(serde_json::to_string(&decoded).unwrap(), map);
+        match decoded {
+            VirtualServerIpAddresses::Map(map) => {
+                let keys: Vec<&str> = map.0.keys().map(String::as_str).collect();
                 assert_eq!(keys, ["192.0.2.2", "192.0.2.1"], "wire order is kept");
-                assert_eq!(serde_json::to_string(&decode(map).unwrap()).unwrap(), map);
             }
             other => panic!("expected the keyed shape, got {other:?}"),
         }
