@@ -7,6 +7,7 @@ use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle};
 
 use crate::error::{CodegenError, escape_segment};
 use crate::load::Spec;
+use crate::requests_only::requests_only;
 use crate::validate::validate;
 
 /// Reads, validates and generates the client for the spec at `spec_path`, returning
@@ -16,12 +17,13 @@ pub fn generate(spec_path: &Path) -> Result<String, CodegenError> {
     if let Some(problem) = validate(&spec).into_iter().next() {
         return Err(problem);
     }
-    let tokens = match run_generator(&spec.document) {
+    let document = for_generator(&spec)?;
+    let tokens = match run_generator(&document) {
         Ok(tokens) => tokens,
         Err(message) => {
             return Err(CodegenError::Generate {
                 spec: spec.path.clone(),
-                pointer: culprit(&spec).unwrap_or_default(),
+                pointer: culprit(&document).unwrap_or_default(),
                 message,
             });
         }
@@ -43,6 +45,16 @@ pub fn generate(spec_path: &Path) -> Result<String, CodegenError> {
     ))
 }
 
+/// The generator's copy of the spec: answers as bytes, request schemas only (see
+/// [`crate::requests_only`]).
+fn for_generator(spec: &Spec) -> Result<openapiv3::OpenAPI, CodegenError> {
+    serde_json::from_value(requests_only(&spec.json)).map_err(|e| CodegenError::Generate {
+        spec: spec.path.clone(),
+        pointer: String::new(),
+        message: format!("the generator's copy of the spec is not OpenAPI 3.0: {e}"),
+    })
+}
+
 /// The progenitor release the workspace pins; it is part of the generated header so a
 /// generator upgrade shows up in the reviewed diff.
 const PROGENITOR_VERSION: &str = "0.15.1";
@@ -55,22 +67,10 @@ fn settings() -> GenerationSettings {
         // Auth, CDN signing, timing and retries live in the facade; the raw client
         // carries them as an opaque hooks object (see the hostapi-hooks crate).
         .with_inner_type(quote::quote!(::hostapi_hooks::Hooks))
-        // Keep maps keyed by data (IPs, sub-customer indexes) in wire order.
+        // Keep maps in the order they were built.
         .with_map_type("::indexmap::IndexMap");
-    for (schema, replacement) in REPLACEMENTS {
-        settings.with_replacement(schema, replacement, std::iter::empty());
-    }
     settings
 }
-
-/// Schemas decoded by a hand-written type instead of the generated one, and that type
-/// (a path in the raw crate whose spec has the schema; a schema name appears in one
-/// spec only). Only for shapes whose generated decoding costs more than they need:
-/// see each type's documentation.
-const REPLACEMENTS: &[(&str, &str)] = &[(
-    "VirtualServerIpAddresses",
-    "crate::shapes::VirtualServerIpAddresses",
-)];
 
 /// Runs progenitor, turning both its errors and its panics (it asserts on shapes it
 /// does not support) into a message.
@@ -95,8 +95,8 @@ fn run_generator(document: &openapiv3::OpenAPI) -> Result<proc_macro2::TokenStre
 /// Finds the first operation that fails on its own, as a JSON pointer, by generating
 /// each operation alone with all components. `None` when no single operation fails
 /// (the problem is then in the components or in how operations combine).
-fn culprit(spec: &Spec) -> Option<String> {
-    for (path, item) in spec.document.paths.paths.iter() {
+fn culprit(document: &openapiv3::OpenAPI) -> Option<String> {
+    for (path, item) in document.paths.paths.iter() {
         let openapiv3::ReferenceOr::Item(item) = item else {
             continue;
         };
@@ -107,13 +107,13 @@ fn culprit(spec: &Spec) -> Option<String> {
                     clear(&mut single, other);
                 }
             }
-            let mut document = spec.document.clone();
-            document.paths.paths.clear();
-            document
+            let mut alone = document.clone();
+            alone.paths.paths.clear();
+            alone
                 .paths
                 .paths
                 .insert(path.clone(), openapiv3::ReferenceOr::Item(single));
-            if run_generator(&document).is_err() {
+            if run_generator(&alone).is_err() {
                 return Some(format!("/paths/{}/{method}", escape_segment(path)));
             }
         }
@@ -163,8 +163,8 @@ mod tests {
         );
         assert!(source.contains("pub fn get_a(&self)"), "{source}");
         assert!(
-            source.contains("pub extra:"),
-            "records keep unknown fields: {source}"
+            source.contains("ResponseValue<ByteStream>"),
+            "answers are handed over as bytes: {source}"
         );
     }
 

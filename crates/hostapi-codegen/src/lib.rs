@@ -10,6 +10,7 @@
 mod error;
 mod generate;
 mod load;
+mod requests_only;
 mod validate;
 
 pub use error::CodegenError;

@@ -1,11 +1,11 @@
 //! The seam between the generated raw clients and the `hostapi` facade.
 //!
 //! Every generated client (`hostapi-raw-infra`, `-cloud`, `-cdn`) carries a [`Hooks`]
-//! value and routes each call through it, via progenitor's `ClientHooks` trait:
-//! [`CallHooks::prepare`] before sending (the `X-Svc-Auth` header, the CDN signature)
-//! and [`CallHooks::execute`] to send (timing, tracing, retries). The facade supplies
-//! the implementation, so it never repeats those per call, and the raw crates stay what
-//! progenitor makes of the spec plus one line: [`impl_client_hooks!`].
+//! value and runs each request through it before sending, via progenitor's
+//! `ClientHooks` trait: [`CallHooks::prepare`] adds what proves who is calling (the
+//! `X-Svc-Auth` header, the CDN signature). The facade supplies the implementation;
+//! sending, retrying and reading answers are the facade's own (it calls the generated
+//! request once per attempt).
 //!
 //! Rust's orphan rule is why this crate exists: `ClientHooks` (progenitor's) can only be
 //! implemented for a generated `Client` inside the crate that defines it, and that impl
@@ -14,35 +14,16 @@
 use std::fmt;
 use std::sync::Arc;
 
-use futures::future::BoxFuture;
-
-/// What the facade does around every generated call.
+/// What the facade does to every request before it is sent.
 pub trait CallHooks: Send + Sync + 'static {
     /// Adjusts the request before it is sent: authentication, signing. An error stops
-    /// the call and reaches the caller as progenitor's `Error::Custom`.
-    fn prepare(
-        &self,
-        request: &mut reqwest::Request,
-        operation: &'static str,
-    ) -> Result<(), String> {
-        let _ = (request, operation);
-        Ok(())
-    }
-
-    /// Sends the request. The default sends it once with `client`.
-    fn execute<'a>(
-        &'a self,
-        client: &'a reqwest::Client,
-        request: reqwest::Request,
-        operation: &'static str,
-    ) -> BoxFuture<'a, reqwest::Result<reqwest::Response>> {
-        let _ = operation;
-        Box::pin(client.execute(request))
-    }
+    /// the call before anything is sent and reaches the caller as progenitor's
+    /// `Error::Custom`.
+    fn prepare(&self, request: &mut reqwest::Request) -> Result<(), String>;
 }
 
-/// The header progenitor adds to every request. (A constant name is not parsed again
-/// on each removal, as a string would be.)
+/// The header progenitor adds to every request, which none of our interfaces
+/// documents.
 const API_VERSION: reqwest::header::HeaderName =
     reqwest::header::HeaderName::from_static("api-version");
 
@@ -58,30 +39,16 @@ impl Hooks {
         Self(Arc::new(hooks))
     }
 
-    /// Hooks that add nothing: the request goes out as generated, once.
+    /// Hooks that add nothing: the request goes out as generated.
     pub fn none() -> Self {
         Self::new(NoHooks)
     }
 
     /// Runs [`CallHooks::prepare`], after removing what progenitor adds that none of
     /// our interfaces document (an `api-version` header carrying the spec's version).
-    pub fn prepare(
-        &self,
-        request: &mut reqwest::Request,
-        operation: &'static str,
-    ) -> Result<(), String> {
+    pub fn prepare(&self, request: &mut reqwest::Request) -> Result<(), String> {
         request.headers_mut().remove(API_VERSION);
-        self.0.prepare(request, operation)
-    }
-
-    /// Runs [`CallHooks::execute`].
-    pub fn execute<'a>(
-        &'a self,
-        client: &'a reqwest::Client,
-        request: reqwest::Request,
-        operation: &'static str,
-    ) -> BoxFuture<'a, reqwest::Result<reqwest::Response>> {
-        self.0.execute(client, request, operation)
+        self.0.prepare(request)
     }
 }
 
@@ -99,10 +66,14 @@ impl fmt::Debug for Hooks {
 
 struct NoHooks;
 
-impl CallHooks for NoHooks {}
+impl CallHooks for NoHooks {
+    fn prepare(&self, _: &mut reqwest::Request) -> Result<(), String> {
+        Ok(())
+    }
+}
 
 /// Implements progenitor's `ClientHooks` for a generated `Client` whose inner type is
-/// [`Hooks`]: every call is prepared and executed by the hooks it carries.
+/// [`Hooks`]: every request is prepared by the hooks it carries, then sent once.
 ///
 /// ```ignore
 /// include!(concat!(env!("OUT_DIR"), "/generated.rs"));
@@ -115,22 +86,11 @@ macro_rules! impl_client_hooks {
             async fn pre<E>(
                 &self,
                 request: &mut $crate::__private::reqwest::Request,
-                info: &$crate::__private::OperationInfo,
+                _info: &$crate::__private::OperationInfo,
             ) -> ::std::result::Result<(), $crate::__private::Error<E>> {
                 <$client as $crate::__private::ClientInfo<$crate::Hooks>>::inner(self)
-                    .prepare(request, info.operation_id)
+                    .prepare(request)
                     .map_err($crate::__private::Error::Custom)
-            }
-
-            async fn exec(
-                &self,
-                request: $crate::__private::reqwest::Request,
-                info: &$crate::__private::OperationInfo,
-            ) -> $crate::__private::reqwest::Result<$crate::__private::reqwest::Response> {
-                let hooks = <$client as $crate::__private::ClientInfo<$crate::Hooks>>::inner(self);
-                let client =
-                    <$client as $crate::__private::ClientInfo<$crate::Hooks>>::client(self);
-                hooks.execute(client, request, info.operation_id).await
             }
         }
     };

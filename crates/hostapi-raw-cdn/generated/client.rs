@@ -8,59 +8,6 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
-    /**An access control list: sections, each a set of boolean permissions keyed by HTTP method.
-Sections and their documented keys: content (POST, GET, DELETE), search (GET), stats (GET),
-logs (GET), origins (PUT, POST, GET, DELETE), customers (POST, GET, DELETE), zones (POST, GET,
-DELETE), ftplog (POST, GET, DELETE). Other sections land in the `extra` map.
-*/
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct Acl {
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub content: ::std::option::Option<AclPermissions>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub customers: ::std::option::Option<AclPermissions>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ftplog: ::std::option::Option<AclPermissions>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub logs: ::std::option::Option<AclPermissions>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub origins: ::std::option::Option<AclPermissions>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub search: ::std::option::Option<AclPermissions>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub stats: ::std::option::Option<AclPermissions>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub zones: ::std::option::Option<AclPermissions>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl Acl {
-        pub fn builder() -> builder::Acl {
-            Default::default()
-        }
-    }
-    ///ACLs keyed by customer number (the docs show one key, the requested customer's).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct AclByCustomer(pub ::indexmap::IndexMap<::std::string::String, Acl>);
-    impl ::std::ops::Deref for AclByCustomer {
-        type Target = ::indexmap::IndexMap<::std::string::String, Acl>;
-        fn deref(&self) -> &::indexmap::IndexMap<::std::string::String, Acl> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<AclByCustomer>
-    for ::indexmap::IndexMap<::std::string::String, Acl> {
-        fn from(value: AclByCustomer) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::indexmap::IndexMap<::std::string::String, Acl>>
-    for AclByCustomer {
-        fn from(value: ::indexmap::IndexMap<::std::string::String, Acl>) -> Self {
-            Self(value)
-        }
-    }
     ///Form body of replaceAcl; one field.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AclForm {
@@ -69,198 +16,6 @@ DELETE), ftplog (POST, GET, DELETE). Other sections land in the `extra` map.
     }
     impl AclForm {
         pub fn builder() -> builder::AclForm {
-            Default::default()
-        }
-    }
-    /**One ACL section: boolean permissions keyed by HTTP method. Each section documents a subset
-of the keys (see Acl); the keys a section does not have are absent.
-*/
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct AclPermissions {
-        ///Permission to delete.
-        #[serde(
-            rename = "DELETE",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub delete: ::std::option::Option<bool>,
-        ///Permission to read.
-        #[serde(rename = "GET", skip_serializing_if = "::std::option::Option::is_none")]
-        pub get: ::std::option::Option<bool>,
-        ///Permission to create.
-        #[serde(rename = "POST", skip_serializing_if = "::std::option::Option::is_none")]
-        pub post: ::std::option::Option<bool>,
-        ///Permission to update (documented for the origins section only).
-        #[serde(rename = "PUT", skip_serializing_if = "::std::option::Option::is_none")]
-        pub put: ::std::option::Option<bool>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl AclPermissions {
-        pub fn builder() -> builder::AclPermissions {
-            Default::default()
-        }
-    }
-    ///Answer of the ACL calls: `{success: {<customer_number>: ACL}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct AclWrapper {
-        pub success: AclByCustomer,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl AclWrapper {
-        pub fn builder() -> builder::AclWrapper {
-            Default::default()
-        }
-    }
-    ///A CDN customer record. All fields optional (the docs do not say which are always sent).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct Customer {
-        ///Whether the customer is active; 0 (false) or 1 (true).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub active: ::std::option::Option<i64>,
-        ///The customer secret used to sign calls (`<API_SECRET>`; a secret, redacted by the facade).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub api_secret: ::std::option::Option<::std::string::String>,
-        ///Company name.
-        #[serde(
-            rename = "companyName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub company_name: ::std::option::Option<::std::string::String>,
-        ///Creation time, Unix seconds.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub created_at: ::std::option::Option<i64>,
-        ///Customer number.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub customer_number: ::std::option::Option<::std::string::String>,
-        ///FTP quota (unit not documented).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ftp_quota: ::std::option::Option<i64>,
-        ///Customer id.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub id: ::std::option::Option<i64>,
-        ///Notes.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub notes: ::std::option::Option<::std::string::String>,
-        ///Parent customer number.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub parent: ::std::option::Option<::std::string::String>,
-        ///Whether the customer is a reseller; 0 (false) or 1 (true).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reseller: ::std::option::Option<i64>,
-        ///Last update, a timestamp like `created_at` (Unix seconds; the docs give only "timestamp").
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub updated_at: ::std::option::Option<i64>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl Customer {
-        pub fn builder() -> builder::Customer {
-            Default::default()
-        }
-    }
-    ///Answer of getCustomer: `{success: customer}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct CustomerWrapper {
-        pub success: Customer,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl CustomerWrapper {
-        pub fn builder() -> builder::CustomerWrapper {
-            Default::default()
-        }
-    }
-    /**Error body. Not shown in the docs: this is the shape clients of the provider's other
-interfaces have seen (see DESIGN.md, "Error bodies"). Every field is optional and unknown
-fields are kept.
-*/
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ErrorBody {
-        ///Correlation id of the request, for support.
-        #[serde(
-            rename = "correlationId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub correlation_id: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "errorCode",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub error_code: ::std::option::Option<StringOrInteger>,
-        ///Further details; an object, an array or an empty object (any JSON).
-        #[serde(
-            rename = "errorDetails",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub error_details: ::std::option::Option<::serde_json::Value>,
-        ///Technical message.
-        #[serde(
-            rename = "errorMessage",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub error_message: ::std::option::Option<::std::string::String>,
-        ///Reference of the failure, for support.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reference: ::std::option::Option<::std::string::String>,
-        ///Message meant for the end user.
-        #[serde(
-            rename = "userMessage",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub user_message: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl ErrorBody {
-        pub fn builder() -> builder::ErrorBody {
-            Default::default()
-        }
-    }
-    ///An origin, the source the network fetches content from. All fields optional (the docs do not say which are always sent).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct Origin {
-        ///Basic auth password (access key secret for s3 origins; a secret, redacted by the facade).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub basic_auth_password: ::std::option::Option<::std::string::String>,
-        ///Basic auth user (access key id for s3 origins).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub basic_auth_user: ::std::option::Option<::std::string::String>,
-        ///Key defining the caching.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub cache_key: ::std::option::Option<::std::string::String>,
-        ///HTTP headers added to the origin request.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub headers_origin: ::std::option::Option<::std::string::String>,
-        ///Origin id.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub id: ::std::option::Option<i64>,
-        ///0 (inactive) or 1 (active); when active the origin's cache-control values are ignored and the network's are used.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ignore_cache_control: ::std::option::Option<i64>,
-        ///Custom name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub label: ::std::option::Option<::std::string::String>,
-        ///HTTP URL of the source, on domain level.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub origin: ::std::option::Option<::std::string::String>,
-        ///Origin type; an open set. Observed values: simple, s3.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub origin_type: ::std::option::Option<::std::string::String>,
-        ///Host sent in the Host header to the origin.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub proxy_header_host: ::std::option::Option<::std::string::String>,
-        ///Refresh time (seconds in the sample).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub refresh_every: ::std::option::Option<i64>,
-        ///Bucket name for s3 origins; an empty string otherwise.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub s3_bucket_name: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl Origin {
-        pub fn builder() -> builder::Origin {
             Default::default()
         }
     }
@@ -312,131 +67,6 @@ required by the docs. `ignore_cache_control` is the documented name and
             Default::default()
         }
     }
-    /**Answer of listOrigins: `{success: origin(s)}`, the key spelt `succes` in the origin samples.
-Both spellings are optional; the facade reads whichever is present.
-*/
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct OriginListWrapper {
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub succes: ::std::option::Option<OriginOrOriginList>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub success: ::std::option::Option<OriginOrOriginList>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl OriginListWrapper {
-        pub fn builder() -> builder::OriginListWrapper {
-            Default::default()
-        }
-    }
-    ///The listed origins, a list of origins or a single origin (the docs write "origin(s)"); the array alternative first.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum OriginOrOriginList {
-        Array(::std::vec::Vec<Origin>),
-        Origin(Origin),
-    }
-    impl ::std::convert::From<::std::vec::Vec<Origin>> for OriginOrOriginList {
-        fn from(value: ::std::vec::Vec<Origin>) -> Self {
-            Self::Array(value)
-        }
-    }
-    impl ::std::convert::From<Origin> for OriginOrOriginList {
-        fn from(value: Origin) -> Self {
-            Self::Origin(value)
-        }
-    }
-    /**Answer of updateOrigin: `{success: ""}` in the sample (an empty string). The docs show
-nothing more, so both spellings of the key are optional and accept any JSON value.
-*/
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct OriginUpdateResult {
-        ///The origin samples' spelling of `success`; any JSON is accepted.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub succes: ::std::option::Option<::serde_json::Value>,
-        ///An empty string in the sample (documented spelling); any JSON is accepted.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub success: ::std::option::Option<::serde_json::Value>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl OriginUpdateResult {
-        pub fn builder() -> builder::OriginUpdateResult {
-            Default::default()
-        }
-    }
-    /**Answer of createOrigin and getOrigin: `{success: origin}`, the key spelt `succes` in the
-origin samples. Both spellings are optional; the facade reads whichever is present.
-*/
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct OriginWrapper {
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub succes: ::std::option::Option<Origin>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub success: ::std::option::Option<Origin>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl OriginWrapper {
-        pub fn builder() -> builder::OriginWrapper {
-            Default::default()
-        }
-    }
-    ///Answer of purgeZoneContent: `{success: <job id>}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PurgeJobCreated {
-        ///The purge job id, for getPurgeJob.
-        pub success: i64,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PurgeJobCreated {
-        pub fn builder() -> builder::PurgeJobCreated {
-            Default::default()
-        }
-    }
-    ///One entry of a purge job: an object mapping a file URL to its status. Observed status: Queued (an open set; other values and transitions are not documented).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct PurgeJobEntry(
-        pub ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
-    );
-    impl ::std::ops::Deref for PurgeJobEntry {
-        type Target = ::indexmap::IndexMap<::std::string::String, ::std::string::String>;
-        fn deref(
-            &self,
-        ) -> &::indexmap::IndexMap<::std::string::String, ::std::string::String> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<PurgeJobEntry>
-    for ::indexmap::IndexMap<::std::string::String, ::std::string::String> {
-        fn from(value: PurgeJobEntry) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<
-        ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
-    > for PurgeJobEntry {
-        fn from(
-            value: ::indexmap::IndexMap<::std::string::String, ::std::string::String>,
-        ) -> Self {
-            Self(value)
-        }
-    }
-    ///Answer of getPurgeJob: `{success: [{<url>: <status>}, …]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PurgeJobStatus {
-        ///The job's entries.
-        pub success: ::std::vec::Vec<PurgeJobEntry>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PurgeJobStatus {
-        pub fn builder() -> builder::PurgeJobStatus {
-            Default::default()
-        }
-    }
     /**Body of purgeZoneContent, sent as JSON: `{"urls": [...]}`. A first element `*` purges
 every cached file of the zone at once; at least one URL is required (`minItems: 1`, not
 enforced by the generated type: the facade checks it), so an empty list never means
@@ -449,61 +79,6 @@ enforced by the generated type: the facade checks it), so an empty list never me
     }
     impl PurgeRequest {
         pub fn builder() -> builder::PurgeRequest {
-            Default::default()
-        }
-    }
-    ///A value sent as a string by some answers and as an integer by others (for example an error code, "404" or 404).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum StringOrInteger {
-        String(::std::string::String),
-        Int64(i64),
-    }
-    impl ::std::fmt::Display for StringOrInteger {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match self {
-                Self::String(x) => x.fmt(f),
-                Self::Int64(x) => x.fmt(f),
-            }
-        }
-    }
-    impl ::std::convert::From<i64> for StringOrInteger {
-        fn from(value: i64) -> Self {
-            Self::Int64(value)
-        }
-    }
-    ///A reseller's sub-customer. All fields optional (the docs do not say which are always sent).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct SubCustomer {
-        ///Whether the sub-customer is active; 0 (false) or 1 (true).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub active: ::std::option::Option<i64>,
-        ///The sub-customer's secret (a secret, redacted by the facade).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub api_secret: ::std::option::Option<::std::string::String>,
-        ///Company name.
-        #[serde(
-            rename = "companyName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub company_name: ::std::option::Option<::std::string::String>,
-        ///The sub-customer's customer number.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub customer_number: ::std::option::Option<::std::string::String>,
-        ///FTP quota (unit not documented).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ftp_quota: ::std::option::Option<i64>,
-        ///Notes.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub notes: ::std::option::Option<::std::string::String>,
-        ///Whether the sub-customer is a reseller; 0 (false) or 1 (true).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reseller: ::std::option::Option<i64>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl SubCustomer {
-        pub fn builder() -> builder::SubCustomer {
             Default::default()
         }
     }
@@ -542,274 +117,8 @@ of the sub-customer record are accepted as optional. Nothing is marked required 
             Default::default()
         }
     }
-    ///Sub-customers grouped under an outer key (not explained by the docs), each group keyed by index ("0", "1", …). Kept in wire order.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct SubCustomerGroups(
-        pub ::indexmap::IndexMap<::std::string::String, SubCustomerIndex>,
-    );
-    impl ::std::ops::Deref for SubCustomerGroups {
-        type Target = ::indexmap::IndexMap<::std::string::String, SubCustomerIndex>;
-        fn deref(
-            &self,
-        ) -> &::indexmap::IndexMap<::std::string::String, SubCustomerIndex> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<SubCustomerGroups>
-    for ::indexmap::IndexMap<::std::string::String, SubCustomerIndex> {
-        fn from(value: SubCustomerGroups) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<
-        ::indexmap::IndexMap<::std::string::String, SubCustomerIndex>,
-    > for SubCustomerGroups {
-        fn from(
-            value: ::indexmap::IndexMap<::std::string::String, SubCustomerIndex>,
-        ) -> Self {
-            Self(value)
-        }
-    }
-    ///Sub-customers keyed by index ("0", "1", …), in wire order.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct SubCustomerIndex(
-        pub ::indexmap::IndexMap<::std::string::String, SubCustomer>,
-    );
-    impl ::std::ops::Deref for SubCustomerIndex {
-        type Target = ::indexmap::IndexMap<::std::string::String, SubCustomer>;
-        fn deref(&self) -> &::indexmap::IndexMap<::std::string::String, SubCustomer> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<SubCustomerIndex>
-    for ::indexmap::IndexMap<::std::string::String, SubCustomer> {
-        fn from(value: SubCustomerIndex) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::indexmap::IndexMap<::std::string::String, SubCustomer>>
-    for SubCustomerIndex {
-        fn from(
-            value: ::indexmap::IndexMap<::std::string::String, SubCustomer>,
-        ) -> Self {
-            Self(value)
-        }
-    }
-    ///Answer of getSubCustomer and upsertSubCustomer: `{success: {<key>: {"0": sub-customer, "1": …}}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct SubCustomerWrapper {
-        pub success: SubCustomerGroups,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl SubCustomerWrapper {
-        pub fn builder() -> builder::SubCustomerWrapper {
-            Default::default()
-        }
-    }
     /// Types for composing complex structures.
     pub mod builder {
-        #[derive(Clone, Debug)]
-        pub struct Acl {
-            content: ::std::result::Result<
-                ::std::option::Option<super::AclPermissions>,
-                ::std::string::String,
-            >,
-            customers: ::std::result::Result<
-                ::std::option::Option<super::AclPermissions>,
-                ::std::string::String,
-            >,
-            ftplog: ::std::result::Result<
-                ::std::option::Option<super::AclPermissions>,
-                ::std::string::String,
-            >,
-            logs: ::std::result::Result<
-                ::std::option::Option<super::AclPermissions>,
-                ::std::string::String,
-            >,
-            origins: ::std::result::Result<
-                ::std::option::Option<super::AclPermissions>,
-                ::std::string::String,
-            >,
-            search: ::std::result::Result<
-                ::std::option::Option<super::AclPermissions>,
-                ::std::string::String,
-            >,
-            stats: ::std::result::Result<
-                ::std::option::Option<super::AclPermissions>,
-                ::std::string::String,
-            >,
-            zones: ::std::result::Result<
-                ::std::option::Option<super::AclPermissions>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for Acl {
-            fn default() -> Self {
-                Self {
-                    content: Ok(Default::default()),
-                    customers: Ok(Default::default()),
-                    ftplog: Ok(Default::default()),
-                    logs: Ok(Default::default()),
-                    origins: Ok(Default::default()),
-                    search: Ok(Default::default()),
-                    stats: Ok(Default::default()),
-                    zones: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl Acl {
-            pub fn content<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::AclPermissions>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.content = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for content: {e}")
-                    });
-                self
-            }
-            pub fn customers<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::AclPermissions>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.customers = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for customers: {e}")
-                    });
-                self
-            }
-            pub fn ftplog<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::AclPermissions>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ftplog = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ftplog: {e}")
-                    });
-                self
-            }
-            pub fn logs<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::AclPermissions>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.logs = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for logs: {e}")
-                    });
-                self
-            }
-            pub fn origins<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::AclPermissions>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.origins = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for origins: {e}")
-                    });
-                self
-            }
-            pub fn search<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::AclPermissions>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.search = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for search: {e}")
-                    });
-                self
-            }
-            pub fn stats<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::AclPermissions>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.stats = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for stats: {e}")
-                    });
-                self
-            }
-            pub fn zones<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::AclPermissions>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.zones = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for zones: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<Acl> for super::Acl {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: Acl,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    content: value.content?,
-                    customers: value.customers?,
-                    ftplog: value.ftplog?,
-                    logs: value.logs?,
-                    origins: value.origins?,
-                    search: value.search?,
-                    stats: value.stats?,
-                    zones: value.zones?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::Acl> for Acl {
-            fn from(value: super::Acl) -> Self {
-                Self {
-                    content: Ok(value.content),
-                    customers: Ok(value.customers),
-                    ftplog: Ok(value.ftplog),
-                    logs: Ok(value.logs),
-                    origins: Ok(value.origins),
-                    search: Ok(value.search),
-                    stats: Ok(value.stats),
-                    zones: Ok(value.zones),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
         #[derive(Clone, Debug)]
         pub struct AclForm {
             acl: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -846,955 +155,6 @@ of the sub-customer record are accepted as optional. Nothing is marked required 
         impl ::std::convert::From<super::AclForm> for AclForm {
             fn from(value: super::AclForm) -> Self {
                 Self { acl: Ok(value.acl) }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct AclPermissions {
-            delete: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            get: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            post: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            put: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for AclPermissions {
-            fn default() -> Self {
-                Self {
-                    delete: Ok(Default::default()),
-                    get: Ok(Default::default()),
-                    post: Ok(Default::default()),
-                    put: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl AclPermissions {
-            pub fn delete<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<bool>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.delete = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for delete: {e}")
-                    });
-                self
-            }
-            pub fn get<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<bool>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.get = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for get: {e}")
-                    });
-                self
-            }
-            pub fn post<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<bool>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.post = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for post: {e}")
-                    });
-                self
-            }
-            pub fn put<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<bool>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.put = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for put: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<AclPermissions> for super::AclPermissions {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: AclPermissions,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    delete: value.delete?,
-                    get: value.get?,
-                    post: value.post?,
-                    put: value.put?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::AclPermissions> for AclPermissions {
-            fn from(value: super::AclPermissions) -> Self {
-                Self {
-                    delete: Ok(value.delete),
-                    get: Ok(value.get),
-                    post: Ok(value.post),
-                    put: Ok(value.put),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct AclWrapper {
-            success: ::std::result::Result<super::AclByCustomer, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for AclWrapper {
-            fn default() -> Self {
-                Self {
-                    success: Err("no value supplied for success".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl AclWrapper {
-            pub fn success<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::AclByCustomer>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.success = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for success: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<AclWrapper> for super::AclWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: AclWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    success: value.success?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::AclWrapper> for AclWrapper {
-            fn from(value: super::AclWrapper) -> Self {
-                Self {
-                    success: Ok(value.success),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct Customer {
-            active: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            api_secret: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            company_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            created_at: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            customer_number: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            ftp_quota: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            notes: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            parent: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            reseller: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            updated_at: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for Customer {
-            fn default() -> Self {
-                Self {
-                    active: Ok(Default::default()),
-                    api_secret: Ok(Default::default()),
-                    company_name: Ok(Default::default()),
-                    created_at: Ok(Default::default()),
-                    customer_number: Ok(Default::default()),
-                    ftp_quota: Ok(Default::default()),
-                    id: Ok(Default::default()),
-                    notes: Ok(Default::default()),
-                    parent: Ok(Default::default()),
-                    reseller: Ok(Default::default()),
-                    updated_at: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl Customer {
-            pub fn active<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.active = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for active: {e}")
-                    });
-                self
-            }
-            pub fn api_secret<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.api_secret = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for api_secret: {e}")
-                    });
-                self
-            }
-            pub fn company_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.company_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for company_name: {e}")
-                    });
-                self
-            }
-            pub fn created_at<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.created_at = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_at: {e}")
-                    });
-                self
-            }
-            pub fn customer_number<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.customer_number = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for customer_number: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn ftp_quota<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ftp_quota = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ftp_quota: {e}")
-                    });
-                self
-            }
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn notes<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.notes = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for notes: {e}")
-                    });
-                self
-            }
-            pub fn parent<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.parent = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for parent: {e}")
-                    });
-                self
-            }
-            pub fn reseller<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reseller = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reseller: {e}")
-                    });
-                self
-            }
-            pub fn updated_at<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.updated_at = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for updated_at: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<Customer> for super::Customer {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: Customer,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    active: value.active?,
-                    api_secret: value.api_secret?,
-                    company_name: value.company_name?,
-                    created_at: value.created_at?,
-                    customer_number: value.customer_number?,
-                    ftp_quota: value.ftp_quota?,
-                    id: value.id?,
-                    notes: value.notes?,
-                    parent: value.parent?,
-                    reseller: value.reseller?,
-                    updated_at: value.updated_at?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::Customer> for Customer {
-            fn from(value: super::Customer) -> Self {
-                Self {
-                    active: Ok(value.active),
-                    api_secret: Ok(value.api_secret),
-                    company_name: Ok(value.company_name),
-                    created_at: Ok(value.created_at),
-                    customer_number: Ok(value.customer_number),
-                    ftp_quota: Ok(value.ftp_quota),
-                    id: Ok(value.id),
-                    notes: Ok(value.notes),
-                    parent: Ok(value.parent),
-                    reseller: Ok(value.reseller),
-                    updated_at: Ok(value.updated_at),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct CustomerWrapper {
-            success: ::std::result::Result<super::Customer, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for CustomerWrapper {
-            fn default() -> Self {
-                Self {
-                    success: Err("no value supplied for success".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl CustomerWrapper {
-            pub fn success<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::Customer>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.success = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for success: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<CustomerWrapper> for super::CustomerWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: CustomerWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    success: value.success?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::CustomerWrapper> for CustomerWrapper {
-            fn from(value: super::CustomerWrapper) -> Self {
-                Self {
-                    success: Ok(value.success),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct ErrorBody {
-            correlation_id: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            error_code: ::std::result::Result<
-                ::std::option::Option<super::StringOrInteger>,
-                ::std::string::String,
-            >,
-            error_details: ::std::result::Result<
-                ::std::option::Option<::serde_json::Value>,
-                ::std::string::String,
-            >,
-            error_message: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            reference: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            user_message: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for ErrorBody {
-            fn default() -> Self {
-                Self {
-                    correlation_id: Ok(Default::default()),
-                    error_code: Ok(Default::default()),
-                    error_details: Ok(Default::default()),
-                    error_message: Ok(Default::default()),
-                    reference: Ok(Default::default()),
-                    user_message: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl ErrorBody {
-            pub fn correlation_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.correlation_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for correlation_id: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn error_code<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::StringOrInteger>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.error_code = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for error_code: {e}")
-                    });
-                self
-            }
-            pub fn error_details<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.error_details = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for error_details: {e}")
-                    });
-                self
-            }
-            pub fn error_message<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.error_message = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for error_message: {e}")
-                    });
-                self
-            }
-            pub fn reference<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reference = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reference: {e}")
-                    });
-                self
-            }
-            pub fn user_message<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.user_message = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for user_message: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<ErrorBody> for super::ErrorBody {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: ErrorBody,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    correlation_id: value.correlation_id?,
-                    error_code: value.error_code?,
-                    error_details: value.error_details?,
-                    error_message: value.error_message?,
-                    reference: value.reference?,
-                    user_message: value.user_message?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::ErrorBody> for ErrorBody {
-            fn from(value: super::ErrorBody) -> Self {
-                Self {
-                    correlation_id: Ok(value.correlation_id),
-                    error_code: Ok(value.error_code),
-                    error_details: Ok(value.error_details),
-                    error_message: Ok(value.error_message),
-                    reference: Ok(value.reference),
-                    user_message: Ok(value.user_message),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct Origin {
-            basic_auth_password: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            basic_auth_user: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            cache_key: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            headers_origin: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            ignore_cache_control: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            label: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            origin: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            origin_type: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            proxy_header_host: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            refresh_every: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            s3_bucket_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for Origin {
-            fn default() -> Self {
-                Self {
-                    basic_auth_password: Ok(Default::default()),
-                    basic_auth_user: Ok(Default::default()),
-                    cache_key: Ok(Default::default()),
-                    headers_origin: Ok(Default::default()),
-                    id: Ok(Default::default()),
-                    ignore_cache_control: Ok(Default::default()),
-                    label: Ok(Default::default()),
-                    origin: Ok(Default::default()),
-                    origin_type: Ok(Default::default()),
-                    proxy_header_host: Ok(Default::default()),
-                    refresh_every: Ok(Default::default()),
-                    s3_bucket_name: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl Origin {
-            pub fn basic_auth_password<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.basic_auth_password = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for basic_auth_password: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn basic_auth_user<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.basic_auth_user = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for basic_auth_user: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn cache_key<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.cache_key = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for cache_key: {e}")
-                    });
-                self
-            }
-            pub fn headers_origin<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.headers_origin = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for headers_origin: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn ignore_cache_control<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ignore_cache_control = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for ignore_cache_control: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn label<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.label = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for label: {e}")
-                    });
-                self
-            }
-            pub fn origin<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.origin = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for origin: {e}")
-                    });
-                self
-            }
-            pub fn origin_type<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.origin_type = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for origin_type: {e}")
-                    });
-                self
-            }
-            pub fn proxy_header_host<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.proxy_header_host = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for proxy_header_host: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn refresh_every<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.refresh_every = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for refresh_every: {e}")
-                    });
-                self
-            }
-            pub fn s3_bucket_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.s3_bucket_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for s3_bucket_name: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<Origin> for super::Origin {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: Origin,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    basic_auth_password: value.basic_auth_password?,
-                    basic_auth_user: value.basic_auth_user?,
-                    cache_key: value.cache_key?,
-                    headers_origin: value.headers_origin?,
-                    id: value.id?,
-                    ignore_cache_control: value.ignore_cache_control?,
-                    label: value.label?,
-                    origin: value.origin?,
-                    origin_type: value.origin_type?,
-                    proxy_header_host: value.proxy_header_host?,
-                    refresh_every: value.refresh_every?,
-                    s3_bucket_name: value.s3_bucket_name?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::Origin> for Origin {
-            fn from(value: super::Origin) -> Self {
-                Self {
-                    basic_auth_password: Ok(value.basic_auth_password),
-                    basic_auth_user: Ok(value.basic_auth_user),
-                    cache_key: Ok(value.cache_key),
-                    headers_origin: Ok(value.headers_origin),
-                    id: Ok(value.id),
-                    ignore_cache_control: Ok(value.ignore_cache_control),
-                    label: Ok(value.label),
-                    origin: Ok(value.origin),
-                    origin_type: Ok(value.origin_type),
-                    proxy_header_host: Ok(value.proxy_header_host),
-                    refresh_every: Ok(value.refresh_every),
-                    s3_bucket_name: Ok(value.s3_bucket_name),
-                    extra: Ok(value.extra),
-                }
             }
         }
         #[derive(Clone, Debug)]
@@ -2066,394 +426,6 @@ of the sub-customer record are accepted as optional. Nothing is marked required 
             }
         }
         #[derive(Clone, Debug)]
-        pub struct OriginListWrapper {
-            succes: ::std::result::Result<
-                ::std::option::Option<super::OriginOrOriginList>,
-                ::std::string::String,
-            >,
-            success: ::std::result::Result<
-                ::std::option::Option<super::OriginOrOriginList>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for OriginListWrapper {
-            fn default() -> Self {
-                Self {
-                    succes: Ok(Default::default()),
-                    success: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl OriginListWrapper {
-            pub fn succes<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::OriginOrOriginList>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.succes = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for succes: {e}")
-                    });
-                self
-            }
-            pub fn success<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::OriginOrOriginList>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.success = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for success: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<OriginListWrapper> for super::OriginListWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: OriginListWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    succes: value.succes?,
-                    success: value.success?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::OriginListWrapper> for OriginListWrapper {
-            fn from(value: super::OriginListWrapper) -> Self {
-                Self {
-                    succes: Ok(value.succes),
-                    success: Ok(value.success),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct OriginUpdateResult {
-            succes: ::std::result::Result<
-                ::std::option::Option<::serde_json::Value>,
-                ::std::string::String,
-            >,
-            success: ::std::result::Result<
-                ::std::option::Option<::serde_json::Value>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for OriginUpdateResult {
-            fn default() -> Self {
-                Self {
-                    succes: Ok(Default::default()),
-                    success: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl OriginUpdateResult {
-            pub fn succes<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.succes = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for succes: {e}")
-                    });
-                self
-            }
-            pub fn success<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.success = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for success: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<OriginUpdateResult> for super::OriginUpdateResult {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: OriginUpdateResult,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    succes: value.succes?,
-                    success: value.success?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::OriginUpdateResult> for OriginUpdateResult {
-            fn from(value: super::OriginUpdateResult) -> Self {
-                Self {
-                    succes: Ok(value.succes),
-                    success: Ok(value.success),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct OriginWrapper {
-            succes: ::std::result::Result<
-                ::std::option::Option<super::Origin>,
-                ::std::string::String,
-            >,
-            success: ::std::result::Result<
-                ::std::option::Option<super::Origin>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for OriginWrapper {
-            fn default() -> Self {
-                Self {
-                    succes: Ok(Default::default()),
-                    success: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl OriginWrapper {
-            pub fn succes<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::Origin>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.succes = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for succes: {e}")
-                    });
-                self
-            }
-            pub fn success<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::Origin>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.success = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for success: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<OriginWrapper> for super::OriginWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: OriginWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    succes: value.succes?,
-                    success: value.success?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::OriginWrapper> for OriginWrapper {
-            fn from(value: super::OriginWrapper) -> Self {
-                Self {
-                    succes: Ok(value.succes),
-                    success: Ok(value.success),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PurgeJobCreated {
-            success: ::std::result::Result<i64, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PurgeJobCreated {
-            fn default() -> Self {
-                Self {
-                    success: Err("no value supplied for success".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PurgeJobCreated {
-            pub fn success<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<i64>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.success = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for success: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PurgeJobCreated> for super::PurgeJobCreated {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PurgeJobCreated,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    success: value.success?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PurgeJobCreated> for PurgeJobCreated {
-            fn from(value: super::PurgeJobCreated) -> Self {
-                Self {
-                    success: Ok(value.success),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PurgeJobStatus {
-            success: ::std::result::Result<
-                ::std::vec::Vec<super::PurgeJobEntry>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PurgeJobStatus {
-            fn default() -> Self {
-                Self {
-                    success: Err("no value supplied for success".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PurgeJobStatus {
-            pub fn success<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::PurgeJobEntry>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.success = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for success: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PurgeJobStatus> for super::PurgeJobStatus {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PurgeJobStatus,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    success: value.success?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PurgeJobStatus> for PurgeJobStatus {
-            fn from(value: super::PurgeJobStatus) -> Self {
-                Self {
-                    success: Ok(value.success),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
         pub struct PurgeRequest {
             urls: ::std::result::Result<
                 ::std::vec::Vec<::std::string::String>,
@@ -2492,188 +464,6 @@ of the sub-customer record are accepted as optional. Nothing is marked required 
         impl ::std::convert::From<super::PurgeRequest> for PurgeRequest {
             fn from(value: super::PurgeRequest) -> Self {
                 Self { urls: Ok(value.urls) }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct SubCustomer {
-            active: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            api_secret: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            company_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            customer_number: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            ftp_quota: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            notes: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            reseller: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for SubCustomer {
-            fn default() -> Self {
-                Self {
-                    active: Ok(Default::default()),
-                    api_secret: Ok(Default::default()),
-                    company_name: Ok(Default::default()),
-                    customer_number: Ok(Default::default()),
-                    ftp_quota: Ok(Default::default()),
-                    notes: Ok(Default::default()),
-                    reseller: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl SubCustomer {
-            pub fn active<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.active = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for active: {e}")
-                    });
-                self
-            }
-            pub fn api_secret<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.api_secret = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for api_secret: {e}")
-                    });
-                self
-            }
-            pub fn company_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.company_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for company_name: {e}")
-                    });
-                self
-            }
-            pub fn customer_number<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.customer_number = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for customer_number: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn ftp_quota<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ftp_quota = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ftp_quota: {e}")
-                    });
-                self
-            }
-            pub fn notes<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.notes = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for notes: {e}")
-                    });
-                self
-            }
-            pub fn reseller<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reseller = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reseller: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<SubCustomer> for super::SubCustomer {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: SubCustomer,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    active: value.active?,
-                    api_secret: value.api_secret?,
-                    company_name: value.company_name?,
-                    customer_number: value.customer_number?,
-                    ftp_quota: value.ftp_quota?,
-                    notes: value.notes?,
-                    reseller: value.reseller?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::SubCustomer> for SubCustomer {
-            fn from(value: super::SubCustomer) -> Self {
-                Self {
-                    active: Ok(value.active),
-                    api_secret: Ok(value.api_secret),
-                    company_name: Ok(value.company_name),
-                    customer_number: Ok(value.customer_number),
-                    ftp_quota: Ok(value.ftp_quota),
-                    notes: Ok(value.notes),
-                    reseller: Ok(value.reseller),
-                    extra: Ok(value.extra),
-                }
             }
         }
         #[derive(Clone, Debug)]
@@ -2834,72 +624,6 @@ of the sub-customer record are accepted as optional. Nothing is marked required 
                     ftp_quota: Ok(value.ftp_quota),
                     notes: Ok(value.notes),
                     reseller: Ok(value.reseller),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct SubCustomerWrapper {
-            success: ::std::result::Result<
-                super::SubCustomerGroups,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for SubCustomerWrapper {
-            fn default() -> Self {
-                Self {
-                    success: Err("no value supplied for success".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl SubCustomerWrapper {
-            pub fn success<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::SubCustomerGroups>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.success = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for success: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<SubCustomerWrapper> for super::SubCustomerWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: SubCustomerWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    success: value.success?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::SubCustomerWrapper> for SubCustomerWrapper {
-            fn from(value: super::SubCustomerWrapper) -> Self {
-                Self {
-                    success: Ok(value.success),
-                    extra: Ok(value.extra),
                 }
             }
         }
@@ -3572,9 +1296,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/content/purge/{customer_number}/{zone_id}/{job_id}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PurgeJobStatus>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self {
                 client,
                 customer_number,
@@ -3603,15 +1325,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_purge_job",
             };
@@ -3620,21 +1334,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -3730,9 +1430,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/content/purge/{customer_number}/{zone_id}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PurgeJobCreated>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, customer_number, zone_id, timestamp, signature, body } = self;
             let customer_number = customer_number.map_err(Error::InvalidRequest)?;
             let zone_id = zone_id.map_err(Error::InvalidRequest)?;
@@ -3761,10 +1459,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .json(&body)
                 .headers(header_map)
                 .build()?;
@@ -3776,21 +1470,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -3848,9 +1528,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/customers/acl/{customer_number}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::AclWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, customer_number, timestamp, signature } = self;
             let customer_number = customer_number.map_err(Error::InvalidRequest)?;
             let timestamp = timestamp.map_err(Error::InvalidRequest)?;
@@ -3869,15 +1547,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_acl",
             };
@@ -3886,21 +1556,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -3978,9 +1634,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/customers/acl/{customer_number}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::AclWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, customer_number, timestamp, signature, body } = self;
             let customer_number = customer_number.map_err(Error::InvalidRequest)?;
             let timestamp = timestamp.map_err(Error::InvalidRequest)?;
@@ -4005,10 +1659,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -4020,21 +1670,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -4092,9 +1728,7 @@ pub mod builder {
             self
         }
         ///Sends a `DELETE` request to `/customers/acl/{customer_number}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::AclWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, customer_number, timestamp, signature } = self;
             let customer_number = customer_number.map_err(Error::InvalidRequest)?;
             let timestamp = timestamp.map_err(Error::InvalidRequest)?;
@@ -4113,15 +1747,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .delete(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "delete_acl",
             };
@@ -4130,21 +1756,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -4218,9 +1830,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::SubCustomerWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self {
                 client,
                 customer_number,
@@ -4248,15 +1858,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_sub_customer",
             };
@@ -4265,21 +1867,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -4379,9 +1967,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::SubCustomerWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self {
                 client,
                 customer_number,
@@ -4418,10 +2004,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -4433,21 +2015,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -4527,9 +2095,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/customers/{customer_number}/{limit}/{offset}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::CustomerWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, customer_number, limit, offset, timestamp, signature } = self;
             let customer_number = customer_number.map_err(Error::InvalidRequest)?;
             let limit = limit.map_err(Error::InvalidRequest)?;
@@ -4551,15 +2117,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_customer",
             };
@@ -4568,21 +2126,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -4651,9 +2195,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/origins/{customer_number}/{origin_id}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::OriginWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, customer_number, origin_id, timestamp, signature } = self;
             let customer_number = customer_number.map_err(Error::InvalidRequest)?;
             let origin_id = origin_id.map_err(Error::InvalidRequest)?;
@@ -4673,15 +2215,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_origin",
             };
@@ -4690,21 +2224,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -4797,9 +2317,7 @@ pub mod builder {
             self
         }
         ///Sends a `PUT` request to `/origins/{customer_number}/{origin_id}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::OriginUpdateResult>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self {
                 client,
                 customer_number,
@@ -4832,10 +2350,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .put(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -4847,21 +2361,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -4919,9 +2419,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/origins/{customer_number}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::OriginListWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, customer_number, timestamp, signature } = self;
             let customer_number = customer_number.map_err(Error::InvalidRequest)?;
             let timestamp = timestamp.map_err(Error::InvalidRequest)?;
@@ -4940,15 +2438,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_origins",
             };
@@ -4957,21 +2447,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -5053,9 +2529,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/origins/{customer_number}/{timestamp}/{signature}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::OriginWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, customer_number, timestamp, signature, body } = self;
             let customer_number = customer_number.map_err(Error::InvalidRequest)?;
             let timestamp = timestamp.map_err(Error::InvalidRequest)?;
@@ -5080,10 +2554,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -5095,21 +2565,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

@@ -20,434 +20,6 @@ pub mod types {
             Default::default()
         }
     }
-    ///Asynchronous job handle. No endpoint to read a job is documented.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct AsyncJob {
-        ///Job id.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub jobid: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl AsyncJob {
-        pub fn builder() -> builder::AsyncJob {
-            Default::default()
-        }
-    }
-    ///`{asyncjob:{jobid}}`: the handle of an asynchronous virtual server call.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct AsyncJobResponse {
-        pub asyncjob: AsyncJob,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl AsyncJobResponse {
-        pub fn builder() -> builder::AsyncJobResponse {
-            Default::default()
-        }
-    }
-    ///`{bandwidth:usage}`, the JSON answer of the bandwidth sub-resource.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BandwidthUsage {
-        pub bandwidth: NetworkUsageRecord,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BandwidthUsage {
-        pub fn builder() -> builder::BandwidthUsage {
-            Default::default()
-        }
-    }
-    ///A bare metal server in detail. `bareMetalId` is documented as an integer and displayed as a string; both are accepted. `extras`, `serverSpecifications` and `datacenterAccessCards` are deprecated and meaningless (empty or placeholder content) but still sent.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetal {
-        #[serde(rename = "bareMetalId")]
-        pub bare_metal_id: StringOrInteger,
-        ///Deprecated and meaningless; any JSON.
-        #[serde(
-            rename = "datacenterAccessCards",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub datacenter_access_cards: ::std::option::Option<::serde_json::Value>,
-        ///Deprecated and meaningless; any JSON.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub extras: ::std::option::Option<::serde_json::Value>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub location: ::std::option::Option<BareMetalLocation>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub network: ::std::option::Option<BareMetalNetwork>,
-        ///User reference, or null.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reference: ::std::option::Option<::std::string::String>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub server: ::std::option::Option<BareMetalHardware>,
-        #[serde(
-            rename = "serverHostingPack",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_hosting_pack: ::std::option::Option<BareMetalHostingPack>,
-        ///Server name.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        ///Deprecated and meaningless; any JSON.
-        #[serde(
-            rename = "serverSpecifications",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_specifications: ::std::option::Option<::serde_json::Value>,
-        ///Server type (free text).
-        #[serde(
-            rename = "serverType",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_type: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "serviceLevelAgreement",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub service_level_agreement: ::std::option::Option<ServiceLevelAgreement>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetal {
-        pub fn builder() -> builder::BareMetal {
-            Default::default()
-        }
-    }
-    ///Hardware of a bare metal server (the `server` object).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetalHardware {
-        ///Amount and size per disk; the item shape is not documented (any JSON).
-        #[serde(
-            rename = "hardDiskList",
-            default,
-            skip_serializing_if = "::std::vec::Vec::is_empty"
-        )]
-        pub hard_disk_list: ::std::vec::Vec<::serde_json::Value>,
-        ///Amount and size of the disks, comma separated.
-        #[serde(
-            rename = "hardDisks",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub hard_disks: ::std::option::Option<::std::string::String>,
-        ///Whether hardware RAID is present, "Yes" or "No".
-        #[serde(
-            rename = "hardwareRaid",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub hardware_raid: ::std::option::Option<::std::string::String>,
-        ///Whether a KVM is attached, "Yes" or "No".
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub kvm: ::std::option::Option<::std::string::String>,
-        ///Cores per processor.
-        #[serde(
-            rename = "numberOfCores",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub number_of_cores: ::std::option::Option<i64>,
-        ///Number of processors.
-        #[serde(
-            rename = "numberOfCpus",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub number_of_cpus: ::std::option::Option<i64>,
-        ///Clock speed, with its unit.
-        #[serde(
-            rename = "processorSpeed",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub processor_speed: ::std::option::Option<::std::string::String>,
-        ///Processor type.
-        #[serde(
-            rename = "processorType",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub processor_type: ::std::option::Option<::std::string::String>,
-        ///Amount of RAM, with its unit.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ram: ::std::option::Option<::std::string::String>,
-        ///Server type.
-        #[serde(
-            rename = "serverType",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_type: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetalHardware {
-        pub fn builder() -> builder::BareMetalHardware {
-            Default::default()
-        }
-    }
-    ///Hosting contract of a bare metal server.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetalHostingPack {
-        #[serde(
-            rename = "bareMetalId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub bare_metal_id: ::std::option::Option<StringOrInteger>,
-        ///Contract term (free text).
-        #[serde(
-            rename = "contractTerm",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub contract_term: ::std::option::Option<::std::string::String>,
-        ///Contract end date; null or an empty string when there is no end. Format not documented.
-        #[serde(
-            rename = "endDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub end_date: ::std::option::Option<::std::string::String>,
-        ///User reference (null assumed possible, as on the server).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reference: ::std::option::Option<::std::string::String>,
-        ///Server name.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        ///Monthly server price (currency not given).
-        #[serde(
-            rename = "serverPrice",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_price: ::std::option::Option<f64>,
-        ///Server type.
-        #[serde(
-            rename = "serverType",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_type: ::std::option::Option<::std::string::String>,
-        ///Contract start date; format not documented.
-        #[serde(
-            rename = "startDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub start_date: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetalHostingPack {
-        pub fn builder() -> builder::BareMetalHostingPack {
-            Default::default()
-        }
-    }
-    ///`{bareMetals:[{bareMetal:list item}]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetalList {
-        ///The servers, each wrapped in `bareMetal`.
-        #[serde(rename = "bareMetals")]
-        pub bare_metals: ::std::vec::Vec<BareMetalListItemWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetalList {
-        pub fn builder() -> builder::BareMetalList {
-            Default::default()
-        }
-    }
-    ///A bare metal server in a list. `bareMetalId` is a string here (an integer is documented in the detail); both are accepted.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetalListItem {
-        #[serde(rename = "bareMetalId")]
-        pub bare_metal_id: StringOrInteger,
-        ///User reference, or null.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reference: ::std::option::Option<::std::string::String>,
-        ///Server name.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        ///Server type (free text).
-        #[serde(
-            rename = "serverType",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_type: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetalListItem {
-        pub fn builder() -> builder::BareMetalListItem {
-            Default::default()
-        }
-    }
-    ///`{bareMetal:list item}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetalListItemWrapper {
-        #[serde(rename = "bareMetal")]
-        pub bare_metal: BareMetalListItem,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetalListItemWrapper {
-        pub fn builder() -> builder::BareMetalListItemWrapper {
-            Default::default()
-        }
-    }
-    ///Where a bare metal server stands.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetalLocation {
-        ///Cabinet.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub cabinet: ::std::option::Option<::std::string::String>,
-        ///Deprecated.
-        #[serde(
-            rename = "combinationLock",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub combination_lock: ::std::option::Option<::std::string::String>,
-        ///Deprecated.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub rackspace: ::std::option::Option<::std::string::String>,
-        ///Site.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub site: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetalLocation {
-        pub fn builder() -> builder::BareMetalLocation {
-            Default::default()
-        }
-    }
-    ///Network contract of a bare metal server.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetalNetwork {
-        ///Human-readable datapack name.
-        #[serde(
-            rename = "dataPack",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub data_pack: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "dataPackExcess",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub data_pack_excess: ::std::option::Option<DataPackExcess>,
-        ///Price per extra IP (currency not given).
-        #[serde(
-            rename = "excessIpsPrice",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub excess_ips_price: ::std::option::Option<f64>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ipmi: ::std::option::Option<Ipmi>,
-        ///Number of assigned IPs.
-        #[serde(
-            rename = "ipsAssigned",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub ips_assigned: ::std::option::Option<i64>,
-        ///Number of free IPs.
-        #[serde(
-            rename = "ipsFreeOfCharge",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub ips_free_of_charge: ::std::option::Option<i64>,
-        #[serde(
-            rename = "macAddresses",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub mac_addresses: ::std::option::Option<MacAddresses>,
-        ///Monthly datapack price (currency not given).
-        #[serde(
-            rename = "pricePerMonth",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub price_per_month: ::std::option::Option<f64>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetalNetwork {
-        pub fn builder() -> builder::BareMetalNetwork {
-            Default::default()
-        }
-    }
-    ///`{bareMetal:detail}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct BareMetalWrapper {
-        #[serde(rename = "bareMetal")]
-        pub bare_metal: BareMetal,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl BareMetalWrapper {
-        pub fn builder() -> builder::BareMetalWrapper {
-            Default::default()
-        }
-    }
-    ///A boolean documented as such but displayed as the string "true" or "false" (domain isEditable).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum BooleanOrString {
-        Boolean(bool),
-        String(::std::string::String),
-    }
-    impl ::std::fmt::Display for BooleanOrString {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match self {
-                Self::Boolean(x) => x.fmt(f),
-                Self::String(x) => x.fmt(f),
-            }
-        }
-    }
-    impl ::std::convert::From<bool> for BooleanOrString {
-        fn from(value: bool) -> Self {
-            Self::Boolean(value)
-        }
-    }
-    ///A control panel.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ControlPanel {
-        ///Control panel id.
-        pub id: i64,
-        ///Name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub name: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl ControlPanel {
-        pub fn builder() -> builder::ControlPanel {
-            Default::default()
-        }
-    }
-    ///`{controlPanels:[{controlPanel:{id,name}}]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ControlPanelList {
-        ///The control panels, each wrapped in `controlPanel`.
-        #[serde(rename = "controlPanels")]
-        pub control_panels: ::std::vec::Vec<ControlPanelWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl ControlPanelList {
-        pub fn builder() -> builder::ControlPanelList {
-            Default::default()
-        }
-    }
-    ///`{controlPanel:{id,name}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ControlPanelWrapper {
-        #[serde(rename = "controlPanel")]
-        pub control_panel: ControlPanel,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl ControlPanelWrapper {
-        pub fn builder() -> builder::ControlPanelWrapper {
-            Default::default()
-        }
-    }
     ///Form body of createDnsRecord.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct CreateDnsRecordForm {
@@ -482,212 +54,6 @@ pub mod types {
     }
     impl CreateLeaseForm {
         pub fn builder() -> builder::CreateLeaseForm {
-            Default::default()
-        }
-    }
-    ///Price of over-usage of the datapack.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct DataPackExcess {
-        ///What is measured. Known values: bandwidth, datatraffic.
-        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
-        pub type_: ::std::option::Option<::std::string::String>,
-        ///Unit of over-usage.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub unit: ::std::option::Option<::std::string::String>,
-        ///Price per unit of over-usage.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub value: ::std::option::Option<f64>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl DataPackExcess {
-        pub fn builder() -> builder::DataPackExcess {
-            Default::default()
-        }
-    }
-    ///JSON answer of the datatraffic sub-resource: the usage object under `datatraffic` (the combined view spells it `dataTraffic`; both described, neither required).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct DataTrafficUsage {
-        #[serde(
-            rename = "dataTraffic",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub data_traffic: ::std::option::Option<NetworkUsageRecord>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub datatraffic: ::std::option::Option<NetworkUsageRecord>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl DataTrafficUsage {
-        pub fn builder() -> builder::DataTrafficUsage {
-            Default::default()
-        }
-    }
-    ///A DNS record. `id` is documented as an integer and displayed as a string (both accepted); `priority` is present for MX and SRV records only.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct DnsRecord {
-        ///Record value.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub content: ::std::option::Option<::std::string::String>,
-        ///Record name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub host: ::std::option::Option<::std::string::String>,
-        pub id: StringOrInteger,
-        ///Priority, for MX or SRV records; absent otherwise.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub priority: ::std::option::Option<i64>,
-        ///Record type. Known values: A, AAAA, CNAME, MX, SRV; the list is open-ended.
-        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
-        pub type_: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl DnsRecord {
-        pub fn builder() -> builder::DnsRecord {
-            Default::default()
-        }
-    }
-    ///`{dnsRecords:[{dnsRecord:DNS record}]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct DnsRecordList {
-        ///The records, each wrapped in `dnsRecord`.
-        #[serde(rename = "dnsRecords")]
-        pub dns_records: ::std::vec::Vec<DnsRecordWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl DnsRecordList {
-        pub fn builder() -> builder::DnsRecordList {
-            Default::default()
-        }
-    }
-    ///`{dnsRecord:DNS record}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct DnsRecordWrapper {
-        #[serde(rename = "dnsRecord")]
-        pub dns_record: DnsRecord,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl DnsRecordWrapper {
-        pub fn builder() -> builder::DnsRecordWrapper {
-            Default::default()
-        }
-    }
-    ///A domain name. `code` 1000 means normal, any other value an error state. `contractTerm`, `monthlyPrice` and `isEditable` are documented as integer, float and boolean but displayed as strings; both shapes are accepted.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct Domain {
-        ///1000 means normal; any other value indicates an error.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub code: ::std::option::Option<i64>,
-        #[serde(
-            rename = "contractTerm",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub contract_term: ::std::option::Option<IntegerOrString>,
-        ///Domain name.
-        pub domain: ::std::string::String,
-        #[serde(
-            rename = "isEditable",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub is_editable: ::std::option::Option<BooleanOrString>,
-        #[serde(
-            rename = "monthlyPrice",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub monthly_price: ::std::option::Option<NumberOrString>,
-        ///Long readable status.
-        #[serde(
-            rename = "readableStatus",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub readable_status: ::std::option::Option<::std::string::String>,
-        ///Contract start, displayed like `Mon d, yyyy` (e.g. "Jan 5, 2014").
-        #[serde(
-            rename = "startDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub start_date: ::std::option::Option<::std::string::String>,
-        ///Status of the domain (values not documented; an open set).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub status: ::std::option::Option<::std::string::String>,
-        ///TTL in seconds.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ttl: ::std::option::Option<i64>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl Domain {
-        pub fn builder() -> builder::Domain {
-            Default::default()
-        }
-    }
-    ///`{domains:[{domain:Domain}]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct DomainList {
-        ///The domains, each wrapped in `domain`.
-        pub domains: ::std::vec::Vec<DomainWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl DomainList {
-        pub fn builder() -> builder::DomainList {
-            Default::default()
-        }
-    }
-    ///`{domain:Domain}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct DomainWrapper {
-        pub domain: Domain,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl DomainWrapper {
-        pub fn builder() -> builder::DomainWrapper {
-            Default::default()
-        }
-    }
-    ///Error body. The docs do not show an error format or the statuses returned for failures; this shape is what clients of the real service have seen (DESIGN.md, "Error bodies"): every field optional, `errorCode` a string or an integer, `errorDetails` any JSON (object, array or empty object).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ErrorBody {
-        ///Correlation id for the provider's support.
-        #[serde(
-            rename = "correlationId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub correlation_id: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "errorCode",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub error_code: ::std::option::Option<StringOrInteger>,
-        ///Further details; any JSON (object, array or empty object).
-        #[serde(
-            rename = "errorDetails",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub error_details: ::std::option::Option<::serde_json::Value>,
-        ///Technical error message.
-        #[serde(
-            rename = "errorMessage",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub error_message: ::std::option::Option<::std::string::String>,
-        ///Reference of the failed request.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reference: ::std::option::Option<::std::string::String>,
-        ///Message meant for the end user.
-        #[serde(
-            rename = "userMessage",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub user_message: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl ErrorBody {
-        pub fn builder() -> builder::ErrorBody {
             Default::default()
         }
     }
@@ -752,280 +118,6 @@ pub mod types {
             Default::default()
         }
     }
-    ///Installation or rescue mode status. `serverPackId` is documented as an integer (both shapes accepted). The server name is documented as `serverPackName` and sent as `serverName`; both are described.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct InstallationStatus {
-        ///1000 normally; other values indicate an error.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub code: ::std::option::Option<i64>,
-        ///`Normal` means no installation is running; other values are not documented (an open set).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub description: ::std::option::Option<::std::string::String>,
-        ///Server name, as sent.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "serverPackId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_pack_id: ::std::option::Option<StringOrInteger>,
-        ///Server name, as documented (not sent by the service as far as samples show).
-        #[serde(
-            rename = "serverPackName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_pack_name: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl InstallationStatus {
-        pub fn builder() -> builder::InstallationStatus {
-            Default::default()
-        }
-    }
-    ///`{installationStatus:{…}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct InstallationStatusWrapper {
-        #[serde(rename = "installationStatus")]
-        pub installation_status: InstallationStatus,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl InstallationStatusWrapper {
-        pub fn builder() -> builder::InstallationStatusWrapper {
-            Default::default()
-        }
-    }
-    ///A value documented as an integer but displayed as a string such as "1 year" or "2 years" (domain contractTerm).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum IntegerOrString {
-        Int64(i64),
-        String(::std::string::String),
-    }
-    impl ::std::fmt::Display for IntegerOrString {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match self {
-                Self::Int64(x) => x.fmt(f),
-                Self::String(x) => x.fmt(f),
-            }
-        }
-    }
-    impl ::std::convert::From<i64> for IntegerOrString {
-        fn from(value: i64) -> Self {
-            Self::Int64(value)
-        }
-    }
-    ///An IP address of a bare metal server (also the answer of updateIp).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct Ip {
-        #[serde(
-            rename = "billingInformation",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub billing_information: ::std::option::Option<IpBillingInformation>,
-        ///IP address.
-        pub ip: ::std::string::String,
-        #[serde(
-            rename = "ipDetails",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub ip_details: ::std::option::Option<IpDetails>,
-        ///Whether the IP is null-routed.
-        #[serde(
-            rename = "nullRouted",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub null_routed: ::std::option::Option<bool>,
-        ///Reverse lookup name.
-        #[serde(
-            rename = "reverseLookup",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub reverse_lookup: ::std::option::Option<::std::string::String>,
-        ///Id of the server the IP belongs to.
-        #[serde(
-            rename = "serverId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_id: ::std::option::Option<i64>,
-        ///Server name.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        ///Kind of server. Known values: Bare Metal, Cloud; an open set.
-        #[serde(
-            rename = "serverType",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_type: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl Ip {
-        pub fn builder() -> builder::Ip {
-            Default::default()
-        }
-    }
-    ///IP addresses as an array.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct IpAddressList(pub ::std::vec::Vec<VirtualServerIpAddress>);
-    impl ::std::ops::Deref for IpAddressList {
-        type Target = ::std::vec::Vec<VirtualServerIpAddress>;
-        fn deref(&self) -> &::std::vec::Vec<VirtualServerIpAddress> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<IpAddressList>
-    for ::std::vec::Vec<VirtualServerIpAddress> {
-        fn from(value: IpAddressList) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::std::vec::Vec<VirtualServerIpAddress>>
-    for IpAddressList {
-        fn from(value: ::std::vec::Vec<VirtualServerIpAddress>) -> Self {
-            Self(value)
-        }
-    }
-    ///IP addresses as an object keyed by IP address.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct IpAddressMap(
-        pub ::indexmap::IndexMap<::std::string::String, VirtualServerIpAddressState>,
-    );
-    impl ::std::ops::Deref for IpAddressMap {
-        type Target = ::indexmap::IndexMap<
-            ::std::string::String,
-            VirtualServerIpAddressState,
-        >;
-        fn deref(
-            &self,
-        ) -> &::indexmap::IndexMap<::std::string::String, VirtualServerIpAddressState> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<IpAddressMap>
-    for ::indexmap::IndexMap<::std::string::String, VirtualServerIpAddressState> {
-        fn from(value: IpAddressMap) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<
-        ::indexmap::IndexMap<::std::string::String, VirtualServerIpAddressState>,
-    > for IpAddressMap {
-        fn from(
-            value: ::indexmap::IndexMap<
-                ::std::string::String,
-                VirtualServerIpAddressState,
-            >,
-        ) -> Self {
-            Self(value)
-        }
-    }
-    ///Billing of an IP.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct IpBillingInformation {
-        ///Billing end date; null or an empty string when there is no end. Format not documented.
-        #[serde(
-            rename = "endDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub end_date: ::std::option::Option<::std::string::String>,
-        ///Monthly price as a decimal string (currency not given).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub price: ::std::option::Option<::std::string::String>,
-        ///Billing start date; format not documented.
-        #[serde(
-            rename = "startDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub start_date: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl IpBillingInformation {
-        pub fn builder() -> builder::IpBillingInformation {
-            Default::default()
-        }
-    }
-    ///Gateway and netmask of an IP. The doc names the netmask `netmask`, the sample sends it as `mask`; both are described.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct IpDetails {
-        ///Gateway.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub gateway: ::std::option::Option<::std::string::String>,
-        ///Netmask, as the sample sends it.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub mask: ::std::option::Option<::std::string::String>,
-        ///Netmask, as documented.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub netmask: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl IpDetails {
-        pub fn builder() -> builder::IpDetails {
-            Default::default()
-        }
-    }
-    ///`{ips:[{ip:IP}]}` (bare metal IPs).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct IpList {
-        ///The IPs, each wrapped in `ip`.
-        pub ips: ::std::vec::Vec<IpWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl IpList {
-        pub fn builder() -> builder::IpList {
-            Default::default()
-        }
-    }
-    ///`{ip:IP}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct IpWrapper {
-        pub ip: Ip,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl IpWrapper {
-        pub fn builder() -> builder::IpWrapper {
-            Default::default()
-        }
-    }
-    ///IPMI interface of a bare metal server.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct Ipmi {
-        ///Gateway.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub gateway: ::std::option::Option<::std::string::String>,
-        ///IPMI IP address.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ip: ::std::option::Option<::std::string::String>,
-        ///Netmask.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub netmask: ::std::option::Option<::std::string::String>,
-        ///Network.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub network: ::std::option::Option<::std::string::String>,
-        ///Kind of IPMI. Known values: ILO, DRAC.
-        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
-        pub type_: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl Ipmi {
-        pub fn builder() -> builder::Ipmi {
-            Default::default()
-        }
-    }
     ///Form body of launchBareMetalRescueMode.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct LaunchRescueModeForm {
@@ -1036,1143 +128,6 @@ pub mod types {
     impl LaunchRescueModeForm {
         pub fn builder() -> builder::LaunchRescueModeForm {
             Default::default()
-        }
-    }
-    ///A DHCP lease.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct Lease {
-        ///Leased IP address.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ip: ::std::option::Option<::std::string::String>,
-        ///MAC address.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub mac: ::std::option::Option<::std::string::String>,
-        ///DHCP options.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub options: ::std::vec::Vec<LeaseOption>,
-        ///DHCP scope.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub scope: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl Lease {
-        pub fn builder() -> builder::Lease {
-            Default::default()
-        }
-    }
-    ///A single lease wrapped in an array, as the doc's sample shows.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct LeaseArray(pub ::std::vec::Vec<Lease>);
-    impl ::std::ops::Deref for LeaseArray {
-        type Target = ::std::vec::Vec<Lease>;
-        fn deref(&self) -> &::std::vec::Vec<Lease> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<LeaseArray> for ::std::vec::Vec<Lease> {
-        fn from(value: LeaseArray) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::std::vec::Vec<Lease>> for LeaseArray {
-        fn from(value: ::std::vec::Vec<Lease>) -> Self {
-            Self(value)
-        }
-    }
-    ///`{_metadata, leases}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct LeaseList {
-        ///The leases.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub leases: ::std::vec::Vec<Lease>,
-        #[serde(
-            rename = "_metadata",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub metadata: ::std::option::Option<Metadata>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl LeaseList {
-        pub fn builder() -> builder::LeaseList {
-            Default::default()
-        }
-    }
-    ///The lease list wrapped in an outer array, as the doc's sample shows (normally one element).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct LeaseListArray(pub ::std::vec::Vec<LeaseList>);
-    impl ::std::ops::Deref for LeaseListArray {
-        type Target = ::std::vec::Vec<LeaseList>;
-        fn deref(&self) -> &::std::vec::Vec<LeaseList> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<LeaseListArray> for ::std::vec::Vec<LeaseList> {
-        fn from(value: LeaseListArray) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::std::vec::Vec<LeaseList>> for LeaseListArray {
-        fn from(value: ::std::vec::Vec<LeaseList>) -> Self {
-            Self(value)
-        }
-    }
-    ///A DHCP option of a lease.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct LeaseOption {
-        ///Option name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub name: ::std::option::Option<::std::string::String>,
-        ///Option number (a string).
-        #[serde(
-            rename = "optionId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub option_id: ::std::option::Option<::std::string::String>,
-        ///Policy name, or null.
-        #[serde(
-            rename = "policyName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub policy_name: ::std::option::Option<::std::string::String>,
-        ///Value type.
-        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
-        pub type_: ::std::option::Option<::std::string::String>,
-        ///User class.
-        #[serde(
-            rename = "userClass",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub user_class: ::std::option::Option<::std::string::String>,
-        ///Option value.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub value: ::std::option::Option<::std::string::String>,
-        ///Vendor class.
-        #[serde(
-            rename = "vendorClass",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub vendor_class: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl LeaseOption {
-        pub fn builder() -> builder::LeaseOption {
-            Default::default()
-        }
-    }
-    ///`{mac:[…]}`: the server's MAC addresses (letter case of the addresses varies).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct MacAddresses {
-        ///MAC address strings.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub mac: ::std::vec::Vec<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl MacAddresses {
-        pub fn builder() -> builder::MacAddresses {
-            Default::default()
-        }
-    }
-    ///List metadata (lease and private network lists).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct Metadata {
-        ///Page size the service applied.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<i64>,
-        ///Offset of the first item.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub offset: ::std::option::Option<i64>,
-        ///Total number of items.
-        #[serde(
-            rename = "totalCount",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub total_count: ::std::option::Option<i64>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl Metadata {
-        pub fn builder() -> builder::Metadata {
-            Default::default()
-        }
-    }
-    ///Combined usage view `{bandwidth, dataTraffic}`. The combined view spells the key `dataTraffic`, the dedicated sub-resource `datatraffic`; both are described.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct NetworkUsage {
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub bandwidth: ::std::option::Option<NetworkUsageRecord>,
-        #[serde(
-            rename = "dataTraffic",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub data_traffic: ::std::option::Option<NetworkUsageRecord>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub datatraffic: ::std::option::Option<NetworkUsageRecord>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl NetworkUsage {
-        pub fn builder() -> builder::NetworkUsage {
-            Default::default()
-        }
-    }
-    ///The measured interval.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct NetworkUsageInterval {
-        ///Start, `DD-MM-YYYY`.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub from: ::std::option::Option<::std::string::String>,
-        ///End, `DD-MM-YYYY`.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub to: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl NetworkUsageInterval {
-        pub fn builder() -> builder::NetworkUsageInterval {
-            Default::default()
-        }
-    }
-    ///Measured usage; `average` is sent for bandwidth only.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct NetworkUsageMeasurement {
-        ///Average, with its unit (bandwidth only).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub average: ::std::option::Option<::std::string::String>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub node: ::std::option::Option<NetworkUsageNodes>,
-        ///Total, with its unit.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub total: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl NetworkUsageMeasurement {
-        pub fn builder() -> builder::NetworkUsageMeasurement {
-            Default::default()
-        }
-    }
-    ///Usage measured on one switch port. Figures are strings with units; other fields the service adds are taken if they are scalars (strings, numbers, booleans), which keeps the single-port shape apart from the port map, whose values are objects.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct NetworkUsageNode {
-        ///Incoming, with its unit.
-        #[serde(rename = "in", skip_serializing_if = "::std::option::Option::is_none")]
-        pub in_: ::std::option::Option<::std::string::String>,
-        ///Outgoing, with its unit.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub out: ::std::option::Option<::std::string::String>,
-        ///Total, with its unit.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub total: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::indexmap::IndexMap<
-            ::std::string::String,
-            NetworkUsageNodeExtraValue,
-        >,
-    }
-    impl NetworkUsageNode {
-        pub fn builder() -> builder::NetworkUsageNode {
-            Default::default()
-        }
-    }
-    ///`NetworkUsageNodeExtraValue`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum NetworkUsageNodeExtraValue {
-        String(::std::string::String),
-        Number(f64),
-        Boolean(bool),
-    }
-    impl ::std::fmt::Display for NetworkUsageNodeExtraValue {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match self {
-                Self::String(x) => x.fmt(f),
-                Self::Number(x) => x.fmt(f),
-                Self::Boolean(x) => x.fmt(f),
-            }
-        }
-    }
-    impl ::std::convert::From<f64> for NetworkUsageNodeExtraValue {
-        fn from(value: f64) -> Self {
-            Self::Number(value)
-        }
-    }
-    impl ::std::convert::From<bool> for NetworkUsageNodeExtraValue {
-        fn from(value: bool) -> Self {
-            Self::Boolean(value)
-        }
-    }
-    ///Per-port measurements. The doc says `node` is an "object with in, out, total strings, per measured port" without showing several ports, so three shapes are accepted: an array of port objects, an object keyed by port whose values are port objects, and a single port object (the shape the doc shows). The shapes exclude each other: a port object's values are all strings, a port map's values are objects (and a port map has at least one port), so `oneOf` holds.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum NetworkUsageNodes {
-        PortList(NetworkUsagePortList),
-        PortMap(NetworkUsagePortMap),
-        Node(NetworkUsageNode),
-    }
-    impl ::std::convert::From<NetworkUsagePortList> for NetworkUsageNodes {
-        fn from(value: NetworkUsagePortList) -> Self {
-            Self::PortList(value)
-        }
-    }
-    impl ::std::convert::From<NetworkUsagePortMap> for NetworkUsageNodes {
-        fn from(value: NetworkUsagePortMap) -> Self {
-            Self::PortMap(value)
-        }
-    }
-    impl ::std::convert::From<NetworkUsageNode> for NetworkUsageNodes {
-        fn from(value: NetworkUsageNode) -> Self {
-            Self::Node(value)
-        }
-    }
-    ///Per-port measurements as an array.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct NetworkUsagePortList(pub ::std::vec::Vec<NetworkUsageNode>);
-    impl ::std::ops::Deref for NetworkUsagePortList {
-        type Target = ::std::vec::Vec<NetworkUsageNode>;
-        fn deref(&self) -> &::std::vec::Vec<NetworkUsageNode> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<NetworkUsagePortList>
-    for ::std::vec::Vec<NetworkUsageNode> {
-        fn from(value: NetworkUsagePortList) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::std::vec::Vec<NetworkUsageNode>>
-    for NetworkUsagePortList {
-        fn from(value: ::std::vec::Vec<NetworkUsageNode>) -> Self {
-            Self(value)
-        }
-    }
-    ///Per-port measurements keyed by port.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct NetworkUsagePortMap(
-        pub ::indexmap::IndexMap<::std::string::String, NetworkUsageNode>,
-    );
-    impl ::std::ops::Deref for NetworkUsagePortMap {
-        type Target = ::indexmap::IndexMap<::std::string::String, NetworkUsageNode>;
-        fn deref(
-            &self,
-        ) -> &::indexmap::IndexMap<::std::string::String, NetworkUsageNode> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<NetworkUsagePortMap>
-    for ::indexmap::IndexMap<::std::string::String, NetworkUsageNode> {
-        fn from(value: NetworkUsagePortMap) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<
-        ::indexmap::IndexMap<::std::string::String, NetworkUsageNode>,
-    > for NetworkUsagePortMap {
-        fn from(
-            value: ::indexmap::IndexMap<::std::string::String, NetworkUsageNode>,
-        ) -> Self {
-            Self(value)
-        }
-    }
-    ///Bandwidth or data traffic usage over an interval. Figures are strings with units.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct NetworkUsageRecord {
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub interval: ::std::option::Option<NetworkUsageInterval>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub measurement: ::std::option::Option<NetworkUsageMeasurement>,
-        ///Monthly threshold, with its unit.
-        #[serde(
-            rename = "monthlyThreshold",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub monthly_threshold: ::std::option::Option<::std::string::String>,
-        ///Over-usage, with its unit.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub overusage: ::std::option::Option<::std::string::String>,
-        ///Bare metal server id.
-        #[serde(
-            rename = "serverId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_id: ::std::option::Option<i64>,
-        ///Server name.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl NetworkUsageRecord {
-        pub fn builder() -> builder::NetworkUsageRecord {
-            Default::default()
-        }
-    }
-    ///Money documented as a float but displayed as a decimal string (domain monthlyPrice); the currency is not given.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum NumberOrString {
-        Double(f64),
-        String(::std::string::String),
-    }
-    impl ::std::fmt::Display for NumberOrString {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match self {
-                Self::Double(x) => x.fmt(f),
-                Self::String(x) => x.fmt(f),
-            }
-        }
-    }
-    impl ::std::convert::From<f64> for NumberOrString {
-        fn from(value: f64) -> Self {
-            Self::Double(value)
-        }
-    }
-    ///An operating system.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct OperatingSystem {
-        ///Operating system id (the `osId` of installBareMetal).
-        pub id: i64,
-        ///Name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub name: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl OperatingSystem {
-        pub fn builder() -> builder::OperatingSystem {
-            Default::default()
-        }
-    }
-    ///`{operatingSystems:[{operatingSystem:{id,name}}]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct OperatingSystemList {
-        ///The operating systems, each wrapped in `operatingSystem`.
-        #[serde(rename = "operatingSystems")]
-        pub operating_systems: ::std::vec::Vec<OperatingSystemWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl OperatingSystemList {
-        pub fn builder() -> builder::OperatingSystemList {
-            Default::default()
-        }
-    }
-    ///`{operatingSystem:{id,name}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct OperatingSystemWrapper {
-        #[serde(rename = "operatingSystem")]
-        pub operating_system: OperatingSystem,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl OperatingSystemWrapper {
-        pub fn builder() -> builder::OperatingSystemWrapper {
-            Default::default()
-        }
-    }
-    ///Suggested partitioning of a server for an operating system.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PartitionSchema {
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub disks: ::std::option::Option<PartitionSchemaDisks>,
-        #[serde(
-            rename = "filesystemTypes",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub filesystem_types: ::std::option::Option<PartitionSchemaFilesystemTypes>,
-        ///Meaning not documented.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub limit: ::std::option::Option<i64>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub suggestion: ::std::option::Option<PartitionSchemaSuggestion>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PartitionSchema {
-        pub fn builder() -> builder::PartitionSchema {
-            Default::default()
-        }
-    }
-    ///`{disk:[…]}`: the server's disks.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PartitionSchemaDisks {
-        ///Device paths, e.g. /dev/sda.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub disk: ::std::vec::Vec<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PartitionSchemaDisks {
-        pub fn builder() -> builder::PartitionSchemaDisks {
-            Default::default()
-        }
-    }
-    ///`{type:[…]}`: the filesystem types available.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PartitionSchemaFilesystemTypes {
-        ///Filesystem type names, swap included.
-        #[serde(
-            rename = "type",
-            default,
-            skip_serializing_if = "::std::vec::Vec::is_empty"
-        )]
-        pub type_: ::std::vec::Vec<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PartitionSchemaFilesystemTypes {
-        pub fn builder() -> builder::PartitionSchemaFilesystemTypes {
-            Default::default()
-        }
-    }
-    ///`{partition:[…]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PartitionSchemaHdd {
-        ///The suggested partitions.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-        pub partition: ::std::vec::Vec<PartitionSchemaPartition>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PartitionSchemaHdd {
-        pub fn builder() -> builder::PartitionSchemaHdd {
-            Default::default()
-        }
-    }
-    ///One suggested partition.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PartitionSchemaPartition {
-        ///Partition index.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub index: ::std::option::Option<i64>,
-        ///Mount point; empty for swap.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub mountpoint: ::std::option::Option<::std::string::String>,
-        ///Size in MB, or `*` for the remainder of the disk.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub size: ::std::option::Option<::std::string::String>,
-        ///Filesystem type (swap included).
-        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
-        pub type_: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PartitionSchemaPartition {
-        pub fn builder() -> builder::PartitionSchemaPartition {
-            Default::default()
-        }
-    }
-    ///The suggested partitioning.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PartitionSchemaSuggestion {
-        ///Index of the bootable partition.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub bootable: ::std::option::Option<i64>,
-        ///Device path of the disk.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub disk: ::std::option::Option<::std::string::String>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub hdd: ::std::option::Option<PartitionSchemaHdd>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PartitionSchemaSuggestion {
-        pub fn builder() -> builder::PartitionSchemaSuggestion {
-            Default::default()
-        }
-    }
-    ///`{partitionSchema:{…}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PartitionSchemaWrapper {
-        #[serde(rename = "partitionSchema")]
-        pub partition_schema: PartitionSchema,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PartitionSchemaWrapper {
-        pub fn builder() -> builder::PartitionSchemaWrapper {
-            Default::default()
-        }
-    }
-    ///The documented body of a power cycle answer, `{}`; any field sent is kept.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct PowerCycleResponse(
-        pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    );
-    impl ::std::ops::Deref for PowerCycleResponse {
-        type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
-        fn deref(
-            &self,
-        ) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<PowerCycleResponse>
-    for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
-        fn from(value: PowerCycleResponse) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<
-        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    > for PowerCycleResponse {
-        fn from(
-            value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-        ) -> Self {
-            Self(value)
-        }
-    }
-    ///Power status of a bare metal server (blade servers unsupported).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PowerStatus {
-        ///Bare metal server id.
-        #[serde(
-            rename = "serverId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_id: ::std::option::Option<i64>,
-        ///Server name.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        ///Power status. Known values: on, off.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub status: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PowerStatus {
-        pub fn builder() -> builder::PowerStatus {
-            Default::default()
-        }
-    }
-    ///`{powerStatus:{…}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PowerStatusWrapper {
-        #[serde(rename = "powerStatus")]
-        pub power_status: PowerStatus,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PowerStatusWrapper {
-        pub fn builder() -> builder::PowerStatusWrapper {
-            Default::default()
-        }
-    }
-    ///A private network with its members.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateNetwork {
-        ///The member servers.
-        #[serde(
-            rename = "bareMetals",
-            default,
-            skip_serializing_if = "::std::vec::Vec::is_empty"
-        )]
-        pub bare_metals: ::std::vec::Vec<PrivateNetworkBareMetal>,
-        ///Private network id.
-        pub id: i64,
-        ///Name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub name: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateNetwork {
-        pub fn builder() -> builder::PrivateNetwork {
-            Default::default()
-        }
-    }
-    ///The private network detail wrapped in an array (normally one element).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct PrivateNetworkArray(pub ::std::vec::Vec<PrivateNetwork>);
-    impl ::std::ops::Deref for PrivateNetworkArray {
-        type Target = ::std::vec::Vec<PrivateNetwork>;
-        fn deref(&self) -> &::std::vec::Vec<PrivateNetwork> {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<PrivateNetworkArray> for ::std::vec::Vec<PrivateNetwork> {
-        fn from(value: PrivateNetworkArray) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::std::vec::Vec<PrivateNetwork>> for PrivateNetworkArray {
-        fn from(value: ::std::vec::Vec<PrivateNetwork>) -> Self {
-            Self(value)
-        }
-    }
-    ///A member of a private network. `id` is the bare metal id, documented as an integer here and shown as a string elsewhere; both shapes accepted.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateNetworkBareMetal {
-        ///Broadcast address.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub broadcast: ::std::option::Option<::std::string::String>,
-        ///Address of the server in the private network, in CIDR notation.
-        #[serde(rename = "CIDR", skip_serializing_if = "::std::option::Option::is_none")]
-        pub cidr: ::std::option::Option<::std::string::String>,
-        ///Data center.
-        #[serde(
-            rename = "dataCenter",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub data_center: ::std::option::Option<::std::string::String>,
-        ///Gateway.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub gateway: ::std::option::Option<::std::string::String>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub id: ::std::option::Option<StringOrInteger>,
-        ///Netmask.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub netmask: ::std::option::Option<::std::string::String>,
-        ///Port speed, with its unit.
-        #[serde(
-            rename = "portSpeed",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub port_speed: ::std::option::Option<::std::string::String>,
-        ///Membership state. Known values: CONFIGURING (being added, about one minute), CONFIGURED (member), REMOVING (being removed, about one minute); an open set.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub status: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateNetworkBareMetal {
-        pub fn builder() -> builder::PrivateNetworkBareMetal {
-            Default::default()
-        }
-    }
-    ///`{id, message}`: answer of createPrivateNetwork.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateNetworkCreated {
-        ///Id of the new private network.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub id: ::std::option::Option<i64>,
-        ///Message.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub message: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateNetworkCreated {
-        pub fn builder() -> builder::PrivateNetworkCreated {
-            Default::default()
-        }
-    }
-    ///`{_metadata:{totalCount,limit,offset}, privateNetworks:[item]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateNetworkList {
-        #[serde(
-            rename = "_metadata",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub metadata: ::std::option::Option<Metadata>,
-        ///The private networks (not wrapped).
-        #[serde(rename = "privateNetworks")]
-        pub private_networks: ::std::vec::Vec<PrivateNetworkListItem>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateNetworkList {
-        pub fn builder() -> builder::PrivateNetworkList {
-            Default::default()
-        }
-    }
-    ///A private network in a list.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateNetworkListItem {
-        ///Creation time, `YYYY-MM-DDThh:mm:ss+hhmm` (offset without colon).
-        #[serde(
-            rename = "createdAt",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub created_at: ::std::option::Option<::std::string::String>,
-        ///Customer number.
-        #[serde(
-            rename = "customerNumber",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub customer_number: ::std::option::Option<::std::string::String>,
-        ///Private network id.
-        pub id: i64,
-        ///Name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub name: ::std::option::Option<::std::string::String>,
-        ///Number of member servers.
-        #[serde(
-            rename = "serverCount",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_count: ::std::option::Option<i64>,
-        ///Last update time, `YYYY-MM-DDThh:mm:ss+hhmm` (offset without colon).
-        #[serde(
-            rename = "updatedAt",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub updated_at: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateNetworkListItem {
-        pub fn builder() -> builder::PrivateNetworkListItem {
-            Default::default()
-        }
-    }
-    ///`{message}`: answer of deletePrivateNetwork.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateNetworkMessage {
-        ///Message.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub message: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateNetworkMessage {
-        pub fn builder() -> builder::PrivateNetworkMessage {
-            Default::default()
-        }
-    }
-    ///A private rack in detail; `privateRackId` is documented as an integer here.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRack {
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub location: ::std::option::Option<PrivateRackLocation>,
-        #[serde(rename = "privateRackId")]
-        pub private_rack_id: StringOrInteger,
-        ///Rack name.
-        #[serde(
-            rename = "privateRackName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub private_rack_name: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "serverHostingPack",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_hosting_pack: ::std::option::Option<PrivateRackHostingPack>,
-        #[serde(
-            rename = "serviceLevelAgreement",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub service_level_agreement: ::std::option::Option<ServiceLevelAgreement>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRack {
-        pub fn builder() -> builder::PrivateRack {
-            Default::default()
-        }
-    }
-    ///Hosting contract of a private rack.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackHostingPack {
-        ///Contract end date; null or an empty string when there is no end. Format not documented.
-        #[serde(
-            rename = "endDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub end_date: ::std::option::Option<::std::string::String>,
-        #[serde(
-            rename = "privateRackId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub private_rack_id: ::std::option::Option<StringOrInteger>,
-        ///Rack name.
-        #[serde(
-            rename = "privateRackName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub private_rack_name: ::std::option::Option<::std::string::String>,
-        ///User reference (null assumed possible).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reference: ::std::option::Option<::std::string::String>,
-        ///Contract start date; format not documented.
-        #[serde(
-            rename = "startDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub start_date: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackHostingPack {
-        pub fn builder() -> builder::PrivateRackHostingPack {
-            Default::default()
-        }
-    }
-    ///An IP address of a private rack; the single view adds `reverseLookup`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackIp {
-        #[serde(
-            rename = "billingInformation",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub billing_information: ::std::option::Option<IpBillingInformation>,
-        ///IP address.
-        pub ip: ::std::string::String,
-        ///Whether the IP is null-routed.
-        #[serde(
-            rename = "nullRouted",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub null_routed: ::std::option::Option<bool>,
-        #[serde(
-            rename = "privateRackId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub private_rack_id: ::std::option::Option<StringOrInteger>,
-        ///Reverse lookup name (single view only).
-        #[serde(
-            rename = "reverseLookup",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub reverse_lookup: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackIp {
-        pub fn builder() -> builder::PrivateRackIp {
-            Default::default()
-        }
-    }
-    ///`{ips:[{ip:rack IP}]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackIpList {
-        ///The rack's IPs, each wrapped in `ip`.
-        pub ips: ::std::vec::Vec<PrivateRackIpWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackIpList {
-        pub fn builder() -> builder::PrivateRackIpList {
-            Default::default()
-        }
-    }
-    ///`{ip:rack IP}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackIpWrapper {
-        pub ip: PrivateRackIp,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackIpWrapper {
-        pub fn builder() -> builder::PrivateRackIpWrapper {
-            Default::default()
-        }
-    }
-    ///`{privateRacks:[{privateRack:{privateRackId}}]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackList {
-        ///The racks, each wrapped in `privateRack`.
-        #[serde(rename = "privateRacks")]
-        pub private_racks: ::std::vec::Vec<PrivateRackListItemWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackList {
-        pub fn builder() -> builder::PrivateRackList {
-            Default::default()
-        }
-    }
-    ///A private rack in a list; only the id (a string here) is documented.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackListItem {
-        #[serde(rename = "privateRackId")]
-        pub private_rack_id: StringOrInteger,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackListItem {
-        pub fn builder() -> builder::PrivateRackListItem {
-            Default::default()
-        }
-    }
-    ///`{privateRack:{privateRackId}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackListItemWrapper {
-        #[serde(rename = "privateRack")]
-        pub private_rack: PrivateRackListItem,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackListItemWrapper {
-        pub fn builder() -> builder::PrivateRackListItemWrapper {
-            Default::default()
-        }
-    }
-    ///Where a private rack stands.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackLocation {
-        ///Cabinet.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub cabinet: ::std::option::Option<::std::string::String>,
-        ///Site.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub site: ::std::option::Option<::std::string::String>,
-        ///Suite.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub suite: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackLocation {
-        pub fn builder() -> builder::PrivateRackLocation {
-            Default::default()
-        }
-    }
-    ///Network usage record of a private rack. Its fields are not documented, so it is opaque JSON.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct PrivateRackNetworkUsage(pub ::serde_json::Value);
-    impl ::std::ops::Deref for PrivateRackNetworkUsage {
-        type Target = ::serde_json::Value;
-        fn deref(&self) -> &::serde_json::Value {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<PrivateRackNetworkUsage> for ::serde_json::Value {
-        fn from(value: PrivateRackNetworkUsage) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::serde_json::Value> for PrivateRackNetworkUsage {
-        fn from(value: ::serde_json::Value) -> Self {
-            Self(value)
-        }
-    }
-    ///`{privateRack:detail}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct PrivateRackWrapper {
-        #[serde(rename = "privateRack")]
-        pub private_rack: PrivateRack,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl PrivateRackWrapper {
-        pub fn builder() -> builder::PrivateRackWrapper {
-            Default::default()
-        }
-    }
-    ///A rescue image.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct RescueImage {
-        ///Rescue image id (the `osId` of launchBareMetalRescueMode).
-        pub id: i64,
-        ///Name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub name: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl RescueImage {
-        pub fn builder() -> builder::RescueImage {
-            Default::default()
-        }
-    }
-    ///`{rescueImages:[{rescueImage:{id,name}}]}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct RescueImageList {
-        ///The rescue images, each wrapped in `rescueImage`.
-        #[serde(rename = "rescueImages")]
-        pub rescue_images: ::std::vec::Vec<RescueImageWrapper>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl RescueImageList {
-        pub fn builder() -> builder::RescueImageList {
-            Default::default()
-        }
-    }
-    ///`{rescueImage:{id,name}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct RescueImageWrapper {
-        #[serde(rename = "rescueImage")]
-        pub rescue_image: RescueImage,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl RescueImageWrapper {
-        pub fn builder() -> builder::RescueImageWrapper {
-            Default::default()
-        }
-    }
-    ///Initial root password and rescue mode password (secrets). The doc names the first `rootpassword`, the service sends `rootPassword`; both are described.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct RootPassword {
-        ///Rescue mode password; available or updated once rescue mode has launched.
-        #[serde(
-            rename = "rescueModePassword",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub rescue_mode_password: ::std::option::Option<::std::string::String>,
-        ///Initial root password, as sent.
-        #[serde(
-            rename = "rootPassword",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub root_password: ::std::option::Option<::std::string::String>,
-        ///Initial root password, as documented.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub rootpassword: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl RootPassword {
-        pub fn builder() -> builder::RootPassword {
-            Default::default()
-        }
-    }
-    ///Service level agreement of a bare metal server or private rack (racks show only `sla`).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct ServiceLevelAgreement {
-        ///Monthly price (currency not given); bare metals only.
-        #[serde(
-            rename = "pricePerMonth",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub price_per_month: ::std::option::Option<f64>,
-        ///Human-readable SLA name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub sla: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl ServiceLevelAgreement {
-        pub fn builder() -> builder::ServiceLevelAgreement {
-            Default::default()
-        }
-    }
-    ///Answer of /v1/services. Its fields are not documented, so it is opaque JSON.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(transparent)]
-    pub struct ServiceList(pub ::serde_json::Value);
-    impl ::std::ops::Deref for ServiceList {
-        type Target = ::serde_json::Value;
-        fn deref(&self) -> &::serde_json::Value {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<ServiceList> for ::serde_json::Value {
-        fn from(value: ServiceList) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<::serde_json::Value> for ServiceList {
-        fn from(value: ::serde_json::Value) -> Self {
-            Self(value)
         }
     }
     ///A value sent as a string in one view and as an integer in another (ids such as bareMetalId, privateRackId, serverPackId, DNS record id; errorCode).
@@ -2193,51 +148,6 @@ pub mod types {
     impl ::std::convert::From<i64> for StringOrInteger {
         fn from(value: i64) -> Self {
             Self::Int64(value)
-        }
-    }
-    ///Switch port of a bare metal server.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct SwitchPort {
-        ///Bare metal server id.
-        #[serde(
-            rename = "serverId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_id: ::std::option::Option<i64>,
-        ///Server name.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        ///Port status. Known values: open, closed.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub status: ::std::option::Option<::std::string::String>,
-        ///Port identifier.
-        #[serde(
-            rename = "switchNode",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub switch_node: ::std::option::Option<i64>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl SwitchPort {
-        pub fn builder() -> builder::SwitchPort {
-            Default::default()
-        }
-    }
-    ///`{switchPort:{…}}`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct SwitchPortWrapper {
-        #[serde(rename = "switchPort")]
-        pub switch_port: SwitchPort,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl SwitchPortWrapper {
-        pub fn builder() -> builder::SwitchPortWrapper {
-            Default::default()
         }
     }
     ///Form body of updateBareMetalReference.
@@ -2312,209 +222,6 @@ pub mod types {
             Default::default()
         }
     }
-    ///A virtual server in its v1 shape.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct VirtualServer {
-        #[serde(
-            rename = "administrativeInfo",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub administrative_info: ::std::option::Option<VirtualServerAdministrativeInfo>,
-        ///Name of the attached ISO, or null.
-        #[serde(
-            rename = "attachedISO",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub attached_iso: ::std::option::Option<::std::string::String>,
-        ///Data traffic limit in GB.
-        #[serde(
-            rename = "dataTrafficLimit",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub data_traffic_limit: ::std::option::Option<i64>,
-        ///Human-readable data traffic pack name.
-        #[serde(
-            rename = "dataTrafficPack",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub data_traffic_pack: ::std::option::Option<::std::string::String>,
-        ///Identifier.
-        pub id: i64,
-        #[serde(
-            rename = "ipAddresses",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub ip_addresses: ::std::option::Option<crate::shapes::VirtualServerIpAddresses>,
-        ///MAC address.
-        #[serde(
-            rename = "macAddress",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub mac_address: ::std::option::Option<::std::string::String>,
-        ///User reference, or null.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub reference: ::std::option::Option<::std::string::String>,
-        ///Name.
-        #[serde(
-            rename = "serverName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub server_name: ::std::option::Option<::std::string::String>,
-        ///Human-readable SLA name (the wire key is upper case).
-        #[serde(rename = "SLA", skip_serializing_if = "::std::option::Option::is_none")]
-        pub sla: ::std::option::Option<::std::string::String>,
-        ///Power state. Observed values: Running, Stopped (an open set; transitions not documented).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub state: ::std::option::Option<::std::string::String>,
-        ///Template name.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub template: ::std::option::Option<::std::string::String>,
-        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
-        pub type_: ::std::option::Option<VirtualServerType>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl VirtualServer {
-        pub fn builder() -> builder::VirtualServer {
-            Default::default()
-        }
-    }
-    ///Contract and administrative data of a virtual server.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct VirtualServerAdministrativeInfo {
-        ///Billing frequency (free text).
-        #[serde(
-            rename = "billingFrequency",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub billing_frequency: ::std::option::Option<::std::string::String>,
-        ///Contract term (free text).
-        #[serde(
-            rename = "contractTerm",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub contract_term: ::std::option::Option<::std::string::String>,
-        ///Creation time, ISO 8601 local time without offset, `YYYY-MM-DDThh:mm:ss`.
-        #[serde(
-            rename = "createdAt",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub created_at: ::std::option::Option<::std::string::String>,
-        ///Customer number.
-        #[serde(
-            rename = "customerNumber",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub customer_number: ::std::option::Option<::std::string::String>,
-        ///Contractual end date; null (or an empty string) when there is no end. Format not documented.
-        #[serde(
-            rename = "endDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub end_date: ::std::option::Option<::std::string::String>,
-        ///Order number.
-        #[serde(
-            rename = "orderNumber",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub order_number: ::std::option::Option<::std::string::String>,
-        ///Contractual start date; format not documented (assumed like createdAt).
-        #[serde(
-            rename = "startDate",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub start_date: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl VirtualServerAdministrativeInfo {
-        pub fn builder() -> builder::VirtualServerAdministrativeInfo {
-            Default::default()
-        }
-    }
-    ///One IP address of a virtual server (array shape).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct VirtualServerIpAddress {
-        ///IP address.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub ip: ::std::option::Option<::std::string::String>,
-        ///Whether the IP is null-routed.
-        #[serde(
-            rename = "isNulled",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub is_nulled: ::std::option::Option<bool>,
-        ///Reverse DNS name.
-        #[serde(
-            rename = "reverseDNS",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub reverse_dns: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl VirtualServerIpAddress {
-        pub fn builder() -> builder::VirtualServerIpAddress {
-            Default::default()
-        }
-    }
-    ///One IP address of a virtual server (object shape; the IP is the key).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct VirtualServerIpAddressState {
-        ///Whether the IP is null-routed.
-        #[serde(
-            rename = "isNulled",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub is_nulled: ::std::option::Option<bool>,
-        ///Reverse DNS name.
-        #[serde(
-            rename = "reverseDNS",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub reverse_dns: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl VirtualServerIpAddressState {
-        pub fn builder() -> builder::VirtualServerIpAddressState {
-            Default::default()
-        }
-    }
-    ///`{virtualServers:[…]}`: items are not wrapped. Also the answer of the single-server read, where the array has one element.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct VirtualServerList {
-        ///The virtual servers.
-        #[serde(rename = "virtualServers")]
-        pub virtual_servers: ::std::vec::Vec<VirtualServer>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl VirtualServerList {
-        pub fn builder() -> builder::VirtualServerList {
-            Default::default()
-        }
-    }
-    ///Platform type, present on some records only. The wire sends the id as `Id` on some records and `id` on others; only `id` is named here (an object naming both does not compile in the generated code), so an `Id` lands in the extra map, where the facade reads it.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    pub struct VirtualServerType {
-        ///Platform type id (some records send it as `Id`).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub id: ::std::option::Option<i64>,
-        ///Platform name.
-        #[serde(
-            rename = "PlatformName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        pub platform_name: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    }
-    impl VirtualServerType {
-        pub fn builder() -> builder::VirtualServerType {
-            Default::default()
-        }
-    }
     /// Types for composing complex structures.
     pub mod builder {
         #[derive(Clone, Debug)]
@@ -2558,1820 +265,6 @@ pub mod types {
             fn from(value: super::AddPrivateNetworkBareMetalForm) -> Self {
                 Self {
                     bare_metal_id: Ok(value.bare_metal_id),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct AsyncJob {
-            jobid: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for AsyncJob {
-            fn default() -> Self {
-                Self {
-                    jobid: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl AsyncJob {
-            pub fn jobid<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.jobid = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for jobid: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<AsyncJob> for super::AsyncJob {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: AsyncJob,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    jobid: value.jobid?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::AsyncJob> for AsyncJob {
-            fn from(value: super::AsyncJob) -> Self {
-                Self {
-                    jobid: Ok(value.jobid),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct AsyncJobResponse {
-            asyncjob: ::std::result::Result<super::AsyncJob, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for AsyncJobResponse {
-            fn default() -> Self {
-                Self {
-                    asyncjob: Err("no value supplied for asyncjob".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl AsyncJobResponse {
-            pub fn asyncjob<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::AsyncJob>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.asyncjob = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for asyncjob: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<AsyncJobResponse> for super::AsyncJobResponse {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: AsyncJobResponse,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    asyncjob: value.asyncjob?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::AsyncJobResponse> for AsyncJobResponse {
-            fn from(value: super::AsyncJobResponse) -> Self {
-                Self {
-                    asyncjob: Ok(value.asyncjob),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BandwidthUsage {
-            bandwidth: ::std::result::Result<
-                super::NetworkUsageRecord,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BandwidthUsage {
-            fn default() -> Self {
-                Self {
-                    bandwidth: Err("no value supplied for bandwidth".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BandwidthUsage {
-            pub fn bandwidth<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::NetworkUsageRecord>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bandwidth = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bandwidth: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BandwidthUsage> for super::BandwidthUsage {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BandwidthUsage,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bandwidth: value.bandwidth?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BandwidthUsage> for BandwidthUsage {
-            fn from(value: super::BandwidthUsage) -> Self {
-                Self {
-                    bandwidth: Ok(value.bandwidth),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetal {
-            bare_metal_id: ::std::result::Result<
-                super::StringOrInteger,
-                ::std::string::String,
-            >,
-            datacenter_access_cards: ::std::result::Result<
-                ::std::option::Option<::serde_json::Value>,
-                ::std::string::String,
-            >,
-            extras: ::std::result::Result<
-                ::std::option::Option<::serde_json::Value>,
-                ::std::string::String,
-            >,
-            location: ::std::result::Result<
-                ::std::option::Option<super::BareMetalLocation>,
-                ::std::string::String,
-            >,
-            network: ::std::result::Result<
-                ::std::option::Option<super::BareMetalNetwork>,
-                ::std::string::String,
-            >,
-            reference: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server: ::std::result::Result<
-                ::std::option::Option<super::BareMetalHardware>,
-                ::std::string::String,
-            >,
-            server_hosting_pack: ::std::result::Result<
-                ::std::option::Option<super::BareMetalHostingPack>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_specifications: ::std::result::Result<
-                ::std::option::Option<::serde_json::Value>,
-                ::std::string::String,
-            >,
-            server_type: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            service_level_agreement: ::std::result::Result<
-                ::std::option::Option<super::ServiceLevelAgreement>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetal {
-            fn default() -> Self {
-                Self {
-                    bare_metal_id: Err(
-                        "no value supplied for bare_metal_id".to_string(),
-                    ),
-                    datacenter_access_cards: Ok(Default::default()),
-                    extras: Ok(Default::default()),
-                    location: Ok(Default::default()),
-                    network: Ok(Default::default()),
-                    reference: Ok(Default::default()),
-                    server: Ok(Default::default()),
-                    server_hosting_pack: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    server_specifications: Ok(Default::default()),
-                    server_type: Ok(Default::default()),
-                    service_level_agreement: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetal {
-            pub fn bare_metal_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::StringOrInteger>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bare_metal_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bare_metal_id: {e}")
-                    });
-                self
-            }
-            pub fn datacenter_access_cards<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.datacenter_access_cards = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for datacenter_access_cards: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extras<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extras = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extras: {e}")
-                    });
-                self
-            }
-            pub fn location<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::BareMetalLocation>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.location = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for location: {e}")
-                    });
-                self
-            }
-            pub fn network<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::BareMetalNetwork>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.network = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for network: {e}")
-                    });
-                self
-            }
-            pub fn reference<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reference = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reference: {e}")
-                    });
-                self
-            }
-            pub fn server<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::BareMetalHardware>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server: {e}")
-                    });
-                self
-            }
-            pub fn server_hosting_pack<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::BareMetalHostingPack>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_hosting_pack = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for server_hosting_pack: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn server_specifications<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_specifications = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for server_specifications: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn server_type<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_type = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_type: {e}")
-                    });
-                self
-            }
-            pub fn service_level_agreement<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::ServiceLevelAgreement>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.service_level_agreement = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for service_level_agreement: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetal> for super::BareMetal {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetal,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bare_metal_id: value.bare_metal_id?,
-                    datacenter_access_cards: value.datacenter_access_cards?,
-                    extras: value.extras?,
-                    location: value.location?,
-                    network: value.network?,
-                    reference: value.reference?,
-                    server: value.server?,
-                    server_hosting_pack: value.server_hosting_pack?,
-                    server_name: value.server_name?,
-                    server_specifications: value.server_specifications?,
-                    server_type: value.server_type?,
-                    service_level_agreement: value.service_level_agreement?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetal> for BareMetal {
-            fn from(value: super::BareMetal) -> Self {
-                Self {
-                    bare_metal_id: Ok(value.bare_metal_id),
-                    datacenter_access_cards: Ok(value.datacenter_access_cards),
-                    extras: Ok(value.extras),
-                    location: Ok(value.location),
-                    network: Ok(value.network),
-                    reference: Ok(value.reference),
-                    server: Ok(value.server),
-                    server_hosting_pack: Ok(value.server_hosting_pack),
-                    server_name: Ok(value.server_name),
-                    server_specifications: Ok(value.server_specifications),
-                    server_type: Ok(value.server_type),
-                    service_level_agreement: Ok(value.service_level_agreement),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetalHardware {
-            hard_disk_list: ::std::result::Result<
-                ::std::vec::Vec<::serde_json::Value>,
-                ::std::string::String,
-            >,
-            hard_disks: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            hardware_raid: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            kvm: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            number_of_cores: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            number_of_cpus: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            processor_speed: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            processor_type: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            ram: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_type: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetalHardware {
-            fn default() -> Self {
-                Self {
-                    hard_disk_list: Ok(Default::default()),
-                    hard_disks: Ok(Default::default()),
-                    hardware_raid: Ok(Default::default()),
-                    kvm: Ok(Default::default()),
-                    number_of_cores: Ok(Default::default()),
-                    number_of_cpus: Ok(Default::default()),
-                    processor_speed: Ok(Default::default()),
-                    processor_type: Ok(Default::default()),
-                    ram: Ok(Default::default()),
-                    server_type: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetalHardware {
-            pub fn hard_disk_list<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<::serde_json::Value>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.hard_disk_list = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for hard_disk_list: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn hard_disks<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.hard_disks = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for hard_disks: {e}")
-                    });
-                self
-            }
-            pub fn hardware_raid<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.hardware_raid = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for hardware_raid: {e}")
-                    });
-                self
-            }
-            pub fn kvm<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.kvm = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for kvm: {e}")
-                    });
-                self
-            }
-            pub fn number_of_cores<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.number_of_cores = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for number_of_cores: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn number_of_cpus<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.number_of_cpus = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for number_of_cpus: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn processor_speed<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.processor_speed = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for processor_speed: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn processor_type<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.processor_type = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for processor_type: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn ram<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ram = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ram: {e}")
-                    });
-                self
-            }
-            pub fn server_type<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_type = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_type: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetalHardware> for super::BareMetalHardware {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetalHardware,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    hard_disk_list: value.hard_disk_list?,
-                    hard_disks: value.hard_disks?,
-                    hardware_raid: value.hardware_raid?,
-                    kvm: value.kvm?,
-                    number_of_cores: value.number_of_cores?,
-                    number_of_cpus: value.number_of_cpus?,
-                    processor_speed: value.processor_speed?,
-                    processor_type: value.processor_type?,
-                    ram: value.ram?,
-                    server_type: value.server_type?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetalHardware> for BareMetalHardware {
-            fn from(value: super::BareMetalHardware) -> Self {
-                Self {
-                    hard_disk_list: Ok(value.hard_disk_list),
-                    hard_disks: Ok(value.hard_disks),
-                    hardware_raid: Ok(value.hardware_raid),
-                    kvm: Ok(value.kvm),
-                    number_of_cores: Ok(value.number_of_cores),
-                    number_of_cpus: Ok(value.number_of_cpus),
-                    processor_speed: Ok(value.processor_speed),
-                    processor_type: Ok(value.processor_type),
-                    ram: Ok(value.ram),
-                    server_type: Ok(value.server_type),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetalHostingPack {
-            bare_metal_id: ::std::result::Result<
-                ::std::option::Option<super::StringOrInteger>,
-                ::std::string::String,
-            >,
-            contract_term: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            end_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            reference: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_price: ::std::result::Result<
-                ::std::option::Option<f64>,
-                ::std::string::String,
-            >,
-            server_type: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            start_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetalHostingPack {
-            fn default() -> Self {
-                Self {
-                    bare_metal_id: Ok(Default::default()),
-                    contract_term: Ok(Default::default()),
-                    end_date: Ok(Default::default()),
-                    reference: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    server_price: Ok(Default::default()),
-                    server_type: Ok(Default::default()),
-                    start_date: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetalHostingPack {
-            pub fn bare_metal_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::StringOrInteger>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bare_metal_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bare_metal_id: {e}")
-                    });
-                self
-            }
-            pub fn contract_term<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.contract_term = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for contract_term: {e}")
-                    });
-                self
-            }
-            pub fn end_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.end_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for end_date: {e}")
-                    });
-                self
-            }
-            pub fn reference<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reference = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reference: {e}")
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn server_price<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<f64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_price = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_price: {e}")
-                    });
-                self
-            }
-            pub fn server_type<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_type = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_type: {e}")
-                    });
-                self
-            }
-            pub fn start_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.start_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for start_date: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetalHostingPack>
-        for super::BareMetalHostingPack {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetalHostingPack,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bare_metal_id: value.bare_metal_id?,
-                    contract_term: value.contract_term?,
-                    end_date: value.end_date?,
-                    reference: value.reference?,
-                    server_name: value.server_name?,
-                    server_price: value.server_price?,
-                    server_type: value.server_type?,
-                    start_date: value.start_date?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetalHostingPack> for BareMetalHostingPack {
-            fn from(value: super::BareMetalHostingPack) -> Self {
-                Self {
-                    bare_metal_id: Ok(value.bare_metal_id),
-                    contract_term: Ok(value.contract_term),
-                    end_date: Ok(value.end_date),
-                    reference: Ok(value.reference),
-                    server_name: Ok(value.server_name),
-                    server_price: Ok(value.server_price),
-                    server_type: Ok(value.server_type),
-                    start_date: Ok(value.start_date),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetalList {
-            bare_metals: ::std::result::Result<
-                ::std::vec::Vec<super::BareMetalListItemWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetalList {
-            fn default() -> Self {
-                Self {
-                    bare_metals: Err("no value supplied for bare_metals".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetalList {
-            pub fn bare_metals<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::vec::Vec<super::BareMetalListItemWrapper>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bare_metals = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bare_metals: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetalList> for super::BareMetalList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetalList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bare_metals: value.bare_metals?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetalList> for BareMetalList {
-            fn from(value: super::BareMetalList) -> Self {
-                Self {
-                    bare_metals: Ok(value.bare_metals),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetalListItem {
-            bare_metal_id: ::std::result::Result<
-                super::StringOrInteger,
-                ::std::string::String,
-            >,
-            reference: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_type: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetalListItem {
-            fn default() -> Self {
-                Self {
-                    bare_metal_id: Err(
-                        "no value supplied for bare_metal_id".to_string(),
-                    ),
-                    reference: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    server_type: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetalListItem {
-            pub fn bare_metal_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::StringOrInteger>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bare_metal_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bare_metal_id: {e}")
-                    });
-                self
-            }
-            pub fn reference<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reference = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reference: {e}")
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn server_type<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_type = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_type: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetalListItem> for super::BareMetalListItem {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetalListItem,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bare_metal_id: value.bare_metal_id?,
-                    reference: value.reference?,
-                    server_name: value.server_name?,
-                    server_type: value.server_type?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetalListItem> for BareMetalListItem {
-            fn from(value: super::BareMetalListItem) -> Self {
-                Self {
-                    bare_metal_id: Ok(value.bare_metal_id),
-                    reference: Ok(value.reference),
-                    server_name: Ok(value.server_name),
-                    server_type: Ok(value.server_type),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetalListItemWrapper {
-            bare_metal: ::std::result::Result<
-                super::BareMetalListItem,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetalListItemWrapper {
-            fn default() -> Self {
-                Self {
-                    bare_metal: Err("no value supplied for bare_metal".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetalListItemWrapper {
-            pub fn bare_metal<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::BareMetalListItem>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bare_metal = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bare_metal: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetalListItemWrapper>
-        for super::BareMetalListItemWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetalListItemWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bare_metal: value.bare_metal?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetalListItemWrapper>
-        for BareMetalListItemWrapper {
-            fn from(value: super::BareMetalListItemWrapper) -> Self {
-                Self {
-                    bare_metal: Ok(value.bare_metal),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetalLocation {
-            cabinet: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            combination_lock: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            rackspace: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            site: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetalLocation {
-            fn default() -> Self {
-                Self {
-                    cabinet: Ok(Default::default()),
-                    combination_lock: Ok(Default::default()),
-                    rackspace: Ok(Default::default()),
-                    site: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetalLocation {
-            pub fn cabinet<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.cabinet = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for cabinet: {e}")
-                    });
-                self
-            }
-            pub fn combination_lock<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.combination_lock = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for combination_lock: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn rackspace<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.rackspace = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for rackspace: {e}")
-                    });
-                self
-            }
-            pub fn site<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.site = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for site: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetalLocation> for super::BareMetalLocation {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetalLocation,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    cabinet: value.cabinet?,
-                    combination_lock: value.combination_lock?,
-                    rackspace: value.rackspace?,
-                    site: value.site?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetalLocation> for BareMetalLocation {
-            fn from(value: super::BareMetalLocation) -> Self {
-                Self {
-                    cabinet: Ok(value.cabinet),
-                    combination_lock: Ok(value.combination_lock),
-                    rackspace: Ok(value.rackspace),
-                    site: Ok(value.site),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetalNetwork {
-            data_pack: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            data_pack_excess: ::std::result::Result<
-                ::std::option::Option<super::DataPackExcess>,
-                ::std::string::String,
-            >,
-            excess_ips_price: ::std::result::Result<
-                ::std::option::Option<f64>,
-                ::std::string::String,
-            >,
-            ipmi: ::std::result::Result<
-                ::std::option::Option<super::Ipmi>,
-                ::std::string::String,
-            >,
-            ips_assigned: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            ips_free_of_charge: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            mac_addresses: ::std::result::Result<
-                ::std::option::Option<super::MacAddresses>,
-                ::std::string::String,
-            >,
-            price_per_month: ::std::result::Result<
-                ::std::option::Option<f64>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetalNetwork {
-            fn default() -> Self {
-                Self {
-                    data_pack: Ok(Default::default()),
-                    data_pack_excess: Ok(Default::default()),
-                    excess_ips_price: Ok(Default::default()),
-                    ipmi: Ok(Default::default()),
-                    ips_assigned: Ok(Default::default()),
-                    ips_free_of_charge: Ok(Default::default()),
-                    mac_addresses: Ok(Default::default()),
-                    price_per_month: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetalNetwork {
-            pub fn data_pack<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.data_pack = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data_pack: {e}")
-                    });
-                self
-            }
-            pub fn data_pack_excess<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::DataPackExcess>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.data_pack_excess = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for data_pack_excess: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn excess_ips_price<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<f64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.excess_ips_price = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for excess_ips_price: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn ipmi<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::Ipmi>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ipmi = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ipmi: {e}")
-                    });
-                self
-            }
-            pub fn ips_assigned<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ips_assigned = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ips_assigned: {e}")
-                    });
-                self
-            }
-            pub fn ips_free_of_charge<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ips_free_of_charge = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for ips_free_of_charge: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn mac_addresses<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::MacAddresses>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.mac_addresses = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for mac_addresses: {e}")
-                    });
-                self
-            }
-            pub fn price_per_month<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<f64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.price_per_month = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for price_per_month: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetalNetwork> for super::BareMetalNetwork {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetalNetwork,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    data_pack: value.data_pack?,
-                    data_pack_excess: value.data_pack_excess?,
-                    excess_ips_price: value.excess_ips_price?,
-                    ipmi: value.ipmi?,
-                    ips_assigned: value.ips_assigned?,
-                    ips_free_of_charge: value.ips_free_of_charge?,
-                    mac_addresses: value.mac_addresses?,
-                    price_per_month: value.price_per_month?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetalNetwork> for BareMetalNetwork {
-            fn from(value: super::BareMetalNetwork) -> Self {
-                Self {
-                    data_pack: Ok(value.data_pack),
-                    data_pack_excess: Ok(value.data_pack_excess),
-                    excess_ips_price: Ok(value.excess_ips_price),
-                    ipmi: Ok(value.ipmi),
-                    ips_assigned: Ok(value.ips_assigned),
-                    ips_free_of_charge: Ok(value.ips_free_of_charge),
-                    mac_addresses: Ok(value.mac_addresses),
-                    price_per_month: Ok(value.price_per_month),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct BareMetalWrapper {
-            bare_metal: ::std::result::Result<super::BareMetal, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for BareMetalWrapper {
-            fn default() -> Self {
-                Self {
-                    bare_metal: Err("no value supplied for bare_metal".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl BareMetalWrapper {
-            pub fn bare_metal<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::BareMetal>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bare_metal = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bare_metal: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<BareMetalWrapper> for super::BareMetalWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: BareMetalWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bare_metal: value.bare_metal?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::BareMetalWrapper> for BareMetalWrapper {
-            fn from(value: super::BareMetalWrapper) -> Self {
-                Self {
-                    bare_metal: Ok(value.bare_metal),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct ControlPanel {
-            id: ::std::result::Result<i64, ::std::string::String>,
-            name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for ControlPanel {
-            fn default() -> Self {
-                Self {
-                    id: Err("no value supplied for id".to_string()),
-                    name: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl ControlPanel {
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<i64>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<ControlPanel> for super::ControlPanel {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: ControlPanel,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    id: value.id?,
-                    name: value.name?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::ControlPanel> for ControlPanel {
-            fn from(value: super::ControlPanel) -> Self {
-                Self {
-                    id: Ok(value.id),
-                    name: Ok(value.name),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct ControlPanelList {
-            control_panels: ::std::result::Result<
-                ::std::vec::Vec<super::ControlPanelWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for ControlPanelList {
-            fn default() -> Self {
-                Self {
-                    control_panels: Err(
-                        "no value supplied for control_panels".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl ControlPanelList {
-            pub fn control_panels<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::ControlPanelWrapper>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.control_panels = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for control_panels: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<ControlPanelList> for super::ControlPanelList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: ControlPanelList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    control_panels: value.control_panels?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::ControlPanelList> for ControlPanelList {
-            fn from(value: super::ControlPanelList) -> Self {
-                Self {
-                    control_panels: Ok(value.control_panels),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct ControlPanelWrapper {
-            control_panel: ::std::result::Result<
-                super::ControlPanel,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for ControlPanelWrapper {
-            fn default() -> Self {
-                Self {
-                    control_panel: Err(
-                        "no value supplied for control_panel".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl ControlPanelWrapper {
-            pub fn control_panel<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::ControlPanel>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.control_panel = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for control_panel: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<ControlPanelWrapper>
-        for super::ControlPanelWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: ControlPanelWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    control_panel: value.control_panel?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::ControlPanelWrapper> for ControlPanelWrapper {
-            fn from(value: super::ControlPanelWrapper) -> Self {
-                Self {
-                    control_panel: Ok(value.control_panel),
-                    extra: Ok(value.extra),
                 }
             }
         }
@@ -4561,980 +454,6 @@ pub mod types {
                     boot_file_name: Ok(value.boot_file_name),
                     boot_server_host_name: Ok(value.boot_server_host_name),
                     domain_name_server_ip: Ok(value.domain_name_server_ip),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct DataPackExcess {
-            type_: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            unit: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            value: ::std::result::Result<
-                ::std::option::Option<f64>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for DataPackExcess {
-            fn default() -> Self {
-                Self {
-                    type_: Ok(Default::default()),
-                    unit: Ok(Default::default()),
-                    value: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl DataPackExcess {
-            pub fn type_<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.type_ = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for type_: {e}")
-                    });
-                self
-            }
-            pub fn unit<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.unit = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for unit: {e}")
-                    });
-                self
-            }
-            pub fn value<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<f64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.value = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for value: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<DataPackExcess> for super::DataPackExcess {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: DataPackExcess,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    type_: value.type_?,
-                    unit: value.unit?,
-                    value: value.value?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::DataPackExcess> for DataPackExcess {
-            fn from(value: super::DataPackExcess) -> Self {
-                Self {
-                    type_: Ok(value.type_),
-                    unit: Ok(value.unit),
-                    value: Ok(value.value),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct DataTrafficUsage {
-            data_traffic: ::std::result::Result<
-                ::std::option::Option<super::NetworkUsageRecord>,
-                ::std::string::String,
-            >,
-            datatraffic: ::std::result::Result<
-                ::std::option::Option<super::NetworkUsageRecord>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for DataTrafficUsage {
-            fn default() -> Self {
-                Self {
-                    data_traffic: Ok(Default::default()),
-                    datatraffic: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl DataTrafficUsage {
-            pub fn data_traffic<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::NetworkUsageRecord>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.data_traffic = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data_traffic: {e}")
-                    });
-                self
-            }
-            pub fn datatraffic<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::NetworkUsageRecord>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.datatraffic = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for datatraffic: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<DataTrafficUsage> for super::DataTrafficUsage {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: DataTrafficUsage,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    data_traffic: value.data_traffic?,
-                    datatraffic: value.datatraffic?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::DataTrafficUsage> for DataTrafficUsage {
-            fn from(value: super::DataTrafficUsage) -> Self {
-                Self {
-                    data_traffic: Ok(value.data_traffic),
-                    datatraffic: Ok(value.datatraffic),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct DnsRecord {
-            content: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            host: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            id: ::std::result::Result<super::StringOrInteger, ::std::string::String>,
-            priority: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            type_: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for DnsRecord {
-            fn default() -> Self {
-                Self {
-                    content: Ok(Default::default()),
-                    host: Ok(Default::default()),
-                    id: Err("no value supplied for id".to_string()),
-                    priority: Ok(Default::default()),
-                    type_: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl DnsRecord {
-            pub fn content<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.content = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for content: {e}")
-                    });
-                self
-            }
-            pub fn host<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.host = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for host: {e}")
-                    });
-                self
-            }
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::StringOrInteger>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn priority<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.priority = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for priority: {e}")
-                    });
-                self
-            }
-            pub fn type_<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.type_ = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for type_: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<DnsRecord> for super::DnsRecord {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: DnsRecord,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    content: value.content?,
-                    host: value.host?,
-                    id: value.id?,
-                    priority: value.priority?,
-                    type_: value.type_?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::DnsRecord> for DnsRecord {
-            fn from(value: super::DnsRecord) -> Self {
-                Self {
-                    content: Ok(value.content),
-                    host: Ok(value.host),
-                    id: Ok(value.id),
-                    priority: Ok(value.priority),
-                    type_: Ok(value.type_),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct DnsRecordList {
-            dns_records: ::std::result::Result<
-                ::std::vec::Vec<super::DnsRecordWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for DnsRecordList {
-            fn default() -> Self {
-                Self {
-                    dns_records: Err("no value supplied for dns_records".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl DnsRecordList {
-            pub fn dns_records<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::DnsRecordWrapper>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.dns_records = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for dns_records: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<DnsRecordList> for super::DnsRecordList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: DnsRecordList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    dns_records: value.dns_records?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::DnsRecordList> for DnsRecordList {
-            fn from(value: super::DnsRecordList) -> Self {
-                Self {
-                    dns_records: Ok(value.dns_records),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct DnsRecordWrapper {
-            dns_record: ::std::result::Result<super::DnsRecord, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for DnsRecordWrapper {
-            fn default() -> Self {
-                Self {
-                    dns_record: Err("no value supplied for dns_record".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl DnsRecordWrapper {
-            pub fn dns_record<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::DnsRecord>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.dns_record = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for dns_record: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<DnsRecordWrapper> for super::DnsRecordWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: DnsRecordWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    dns_record: value.dns_record?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::DnsRecordWrapper> for DnsRecordWrapper {
-            fn from(value: super::DnsRecordWrapper) -> Self {
-                Self {
-                    dns_record: Ok(value.dns_record),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct Domain {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            contract_term: ::std::result::Result<
-                ::std::option::Option<super::IntegerOrString>,
-                ::std::string::String,
-            >,
-            domain: ::std::result::Result<::std::string::String, ::std::string::String>,
-            is_editable: ::std::result::Result<
-                ::std::option::Option<super::BooleanOrString>,
-                ::std::string::String,
-            >,
-            monthly_price: ::std::result::Result<
-                ::std::option::Option<super::NumberOrString>,
-                ::std::string::String,
-            >,
-            readable_status: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            start_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            status: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            ttl: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for Domain {
-            fn default() -> Self {
-                Self {
-                    code: Ok(Default::default()),
-                    contract_term: Ok(Default::default()),
-                    domain: Err("no value supplied for domain".to_string()),
-                    is_editable: Ok(Default::default()),
-                    monthly_price: Ok(Default::default()),
-                    readable_status: Ok(Default::default()),
-                    start_date: Ok(Default::default()),
-                    status: Ok(Default::default()),
-                    ttl: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl Domain {
-            pub fn code<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.code = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
-                self
-            }
-            pub fn contract_term<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::IntegerOrString>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.contract_term = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for contract_term: {e}")
-                    });
-                self
-            }
-            pub fn domain<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::string::String>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.domain = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for domain: {e}")
-                    });
-                self
-            }
-            pub fn is_editable<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::BooleanOrString>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.is_editable = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for is_editable: {e}")
-                    });
-                self
-            }
-            pub fn monthly_price<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::NumberOrString>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.monthly_price = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for monthly_price: {e}")
-                    });
-                self
-            }
-            pub fn readable_status<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.readable_status = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for readable_status: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn start_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.start_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for start_date: {e}")
-                    });
-                self
-            }
-            pub fn status<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.status = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for status: {e}")
-                    });
-                self
-            }
-            pub fn ttl<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ttl = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ttl: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<Domain> for super::Domain {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: Domain,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    code: value.code?,
-                    contract_term: value.contract_term?,
-                    domain: value.domain?,
-                    is_editable: value.is_editable?,
-                    monthly_price: value.monthly_price?,
-                    readable_status: value.readable_status?,
-                    start_date: value.start_date?,
-                    status: value.status?,
-                    ttl: value.ttl?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::Domain> for Domain {
-            fn from(value: super::Domain) -> Self {
-                Self {
-                    code: Ok(value.code),
-                    contract_term: Ok(value.contract_term),
-                    domain: Ok(value.domain),
-                    is_editable: Ok(value.is_editable),
-                    monthly_price: Ok(value.monthly_price),
-                    readable_status: Ok(value.readable_status),
-                    start_date: Ok(value.start_date),
-                    status: Ok(value.status),
-                    ttl: Ok(value.ttl),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct DomainList {
-            domains: ::std::result::Result<
-                ::std::vec::Vec<super::DomainWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for DomainList {
-            fn default() -> Self {
-                Self {
-                    domains: Err("no value supplied for domains".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl DomainList {
-            pub fn domains<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::DomainWrapper>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.domains = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for domains: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<DomainList> for super::DomainList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: DomainList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    domains: value.domains?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::DomainList> for DomainList {
-            fn from(value: super::DomainList) -> Self {
-                Self {
-                    domains: Ok(value.domains),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct DomainWrapper {
-            domain: ::std::result::Result<super::Domain, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for DomainWrapper {
-            fn default() -> Self {
-                Self {
-                    domain: Err("no value supplied for domain".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl DomainWrapper {
-            pub fn domain<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::Domain>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.domain = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for domain: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<DomainWrapper> for super::DomainWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: DomainWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    domain: value.domain?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::DomainWrapper> for DomainWrapper {
-            fn from(value: super::DomainWrapper) -> Self {
-                Self {
-                    domain: Ok(value.domain),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct ErrorBody {
-            correlation_id: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            error_code: ::std::result::Result<
-                ::std::option::Option<super::StringOrInteger>,
-                ::std::string::String,
-            >,
-            error_details: ::std::result::Result<
-                ::std::option::Option<::serde_json::Value>,
-                ::std::string::String,
-            >,
-            error_message: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            reference: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            user_message: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for ErrorBody {
-            fn default() -> Self {
-                Self {
-                    correlation_id: Ok(Default::default()),
-                    error_code: Ok(Default::default()),
-                    error_details: Ok(Default::default()),
-                    error_message: Ok(Default::default()),
-                    reference: Ok(Default::default()),
-                    user_message: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl ErrorBody {
-            pub fn correlation_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.correlation_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for correlation_id: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn error_code<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::StringOrInteger>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.error_code = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for error_code: {e}")
-                    });
-                self
-            }
-            pub fn error_details<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::serde_json::Value>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.error_details = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for error_details: {e}")
-                    });
-                self
-            }
-            pub fn error_message<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.error_message = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for error_message: {e}")
-                    });
-                self
-            }
-            pub fn reference<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reference = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reference: {e}")
-                    });
-                self
-            }
-            pub fn user_message<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.user_message = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for user_message: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<ErrorBody> for super::ErrorBody {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: ErrorBody,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    correlation_id: value.correlation_id?,
-                    error_code: value.error_code?,
-                    error_details: value.error_details?,
-                    error_message: value.error_message?,
-                    reference: value.reference?,
-                    user_message: value.user_message?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::ErrorBody> for ErrorBody {
-            fn from(value: super::ErrorBody) -> Self {
-                Self {
-                    correlation_id: Ok(value.correlation_id),
-                    error_code: Ok(value.error_code),
-                    error_details: Ok(value.error_details),
-                    error_message: Ok(value.error_message),
-                    reference: Ok(value.reference),
-                    user_message: Ok(value.user_message),
-                    extra: Ok(value.extra),
                 }
             }
         }
@@ -5807,902 +726,6 @@ pub mod types {
             }
         }
         #[derive(Clone, Debug)]
-        pub struct InstallationStatus {
-            code: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            description: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_pack_id: ::std::result::Result<
-                ::std::option::Option<super::StringOrInteger>,
-                ::std::string::String,
-            >,
-            server_pack_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for InstallationStatus {
-            fn default() -> Self {
-                Self {
-                    code: Ok(Default::default()),
-                    description: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    server_pack_id: Ok(Default::default()),
-                    server_pack_name: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl InstallationStatus {
-            pub fn code<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.code = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for code: {e}")
-                    });
-                self
-            }
-            pub fn description<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.description = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for description: {e}")
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn server_pack_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::StringOrInteger>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_pack_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for server_pack_id: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn server_pack_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_pack_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for server_pack_name: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<InstallationStatus> for super::InstallationStatus {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: InstallationStatus,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    code: value.code?,
-                    description: value.description?,
-                    server_name: value.server_name?,
-                    server_pack_id: value.server_pack_id?,
-                    server_pack_name: value.server_pack_name?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::InstallationStatus> for InstallationStatus {
-            fn from(value: super::InstallationStatus) -> Self {
-                Self {
-                    code: Ok(value.code),
-                    description: Ok(value.description),
-                    server_name: Ok(value.server_name),
-                    server_pack_id: Ok(value.server_pack_id),
-                    server_pack_name: Ok(value.server_pack_name),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct InstallationStatusWrapper {
-            installation_status: ::std::result::Result<
-                super::InstallationStatus,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for InstallationStatusWrapper {
-            fn default() -> Self {
-                Self {
-                    installation_status: Err(
-                        "no value supplied for installation_status".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl InstallationStatusWrapper {
-            pub fn installation_status<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::InstallationStatus>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.installation_status = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for installation_status: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<InstallationStatusWrapper>
-        for super::InstallationStatusWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: InstallationStatusWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    installation_status: value.installation_status?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::InstallationStatusWrapper>
-        for InstallationStatusWrapper {
-            fn from(value: super::InstallationStatusWrapper) -> Self {
-                Self {
-                    installation_status: Ok(value.installation_status),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct Ip {
-            billing_information: ::std::result::Result<
-                ::std::option::Option<super::IpBillingInformation>,
-                ::std::string::String,
-            >,
-            ip: ::std::result::Result<::std::string::String, ::std::string::String>,
-            ip_details: ::std::result::Result<
-                ::std::option::Option<super::IpDetails>,
-                ::std::string::String,
-            >,
-            null_routed: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            reverse_lookup: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_type: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for Ip {
-            fn default() -> Self {
-                Self {
-                    billing_information: Ok(Default::default()),
-                    ip: Err("no value supplied for ip".to_string()),
-                    ip_details: Ok(Default::default()),
-                    null_routed: Ok(Default::default()),
-                    reverse_lookup: Ok(Default::default()),
-                    server_id: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    server_type: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl Ip {
-            pub fn billing_information<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::IpBillingInformation>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.billing_information = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for billing_information: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn ip<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::string::String>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for ip: {e}"));
-                self
-            }
-            pub fn ip_details<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::IpDetails>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip_details = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ip_details: {e}")
-                    });
-                self
-            }
-            pub fn null_routed<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<bool>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.null_routed = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for null_routed: {e}")
-                    });
-                self
-            }
-            pub fn reverse_lookup<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reverse_lookup = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for reverse_lookup: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn server_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_id: {e}")
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn server_type<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_type = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_type: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<Ip> for super::Ip {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: Ip,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    billing_information: value.billing_information?,
-                    ip: value.ip?,
-                    ip_details: value.ip_details?,
-                    null_routed: value.null_routed?,
-                    reverse_lookup: value.reverse_lookup?,
-                    server_id: value.server_id?,
-                    server_name: value.server_name?,
-                    server_type: value.server_type?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::Ip> for Ip {
-            fn from(value: super::Ip) -> Self {
-                Self {
-                    billing_information: Ok(value.billing_information),
-                    ip: Ok(value.ip),
-                    ip_details: Ok(value.ip_details),
-                    null_routed: Ok(value.null_routed),
-                    reverse_lookup: Ok(value.reverse_lookup),
-                    server_id: Ok(value.server_id),
-                    server_name: Ok(value.server_name),
-                    server_type: Ok(value.server_type),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct IpBillingInformation {
-            end_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            price: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            start_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for IpBillingInformation {
-            fn default() -> Self {
-                Self {
-                    end_date: Ok(Default::default()),
-                    price: Ok(Default::default()),
-                    start_date: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl IpBillingInformation {
-            pub fn end_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.end_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for end_date: {e}")
-                    });
-                self
-            }
-            pub fn price<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.price = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for price: {e}")
-                    });
-                self
-            }
-            pub fn start_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.start_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for start_date: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<IpBillingInformation>
-        for super::IpBillingInformation {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: IpBillingInformation,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    end_date: value.end_date?,
-                    price: value.price?,
-                    start_date: value.start_date?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::IpBillingInformation> for IpBillingInformation {
-            fn from(value: super::IpBillingInformation) -> Self {
-                Self {
-                    end_date: Ok(value.end_date),
-                    price: Ok(value.price),
-                    start_date: Ok(value.start_date),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct IpDetails {
-            gateway: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            mask: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            netmask: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for IpDetails {
-            fn default() -> Self {
-                Self {
-                    gateway: Ok(Default::default()),
-                    mask: Ok(Default::default()),
-                    netmask: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl IpDetails {
-            pub fn gateway<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.gateway = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for gateway: {e}")
-                    });
-                self
-            }
-            pub fn mask<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.mask = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for mask: {e}")
-                    });
-                self
-            }
-            pub fn netmask<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.netmask = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for netmask: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<IpDetails> for super::IpDetails {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: IpDetails,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    gateway: value.gateway?,
-                    mask: value.mask?,
-                    netmask: value.netmask?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::IpDetails> for IpDetails {
-            fn from(value: super::IpDetails) -> Self {
-                Self {
-                    gateway: Ok(value.gateway),
-                    mask: Ok(value.mask),
-                    netmask: Ok(value.netmask),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct IpList {
-            ips: ::std::result::Result<
-                ::std::vec::Vec<super::IpWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for IpList {
-            fn default() -> Self {
-                Self {
-                    ips: Err("no value supplied for ips".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl IpList {
-            pub fn ips<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::IpWrapper>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ips = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ips: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<IpList> for super::IpList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: IpList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    ips: value.ips?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::IpList> for IpList {
-            fn from(value: super::IpList) -> Self {
-                Self {
-                    ips: Ok(value.ips),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct IpWrapper {
-            ip: ::std::result::Result<super::Ip, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for IpWrapper {
-            fn default() -> Self {
-                Self {
-                    ip: Err("no value supplied for ip".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl IpWrapper {
-            pub fn ip<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::Ip>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for ip: {e}"));
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<IpWrapper> for super::IpWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: IpWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    ip: value.ip?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::IpWrapper> for IpWrapper {
-            fn from(value: super::IpWrapper) -> Self {
-                Self {
-                    ip: Ok(value.ip),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct Ipmi {
-            gateway: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            ip: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            netmask: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            network: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            type_: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for Ipmi {
-            fn default() -> Self {
-                Self {
-                    gateway: Ok(Default::default()),
-                    ip: Ok(Default::default()),
-                    netmask: Ok(Default::default()),
-                    network: Ok(Default::default()),
-                    type_: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl Ipmi {
-            pub fn gateway<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.gateway = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for gateway: {e}")
-                    });
-                self
-            }
-            pub fn ip<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for ip: {e}"));
-                self
-            }
-            pub fn netmask<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.netmask = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for netmask: {e}")
-                    });
-                self
-            }
-            pub fn network<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.network = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for network: {e}")
-                    });
-                self
-            }
-            pub fn type_<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.type_ = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for type_: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<Ipmi> for super::Ipmi {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: Ipmi,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    gateway: value.gateway?,
-                    ip: value.ip?,
-                    netmask: value.netmask?,
-                    network: value.network?,
-                    type_: value.type_?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::Ipmi> for Ipmi {
-            fn from(value: super::Ipmi) -> Self {
-                Self {
-                    gateway: Ok(value.gateway),
-                    ip: Ok(value.ip),
-                    netmask: Ok(value.netmask),
-                    network: Ok(value.network),
-                    type_: Ok(value.type_),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
         pub struct LaunchRescueModeForm {
             os_id: ::std::result::Result<i64, ::std::string::String>,
         }
@@ -6739,4436 +762,6 @@ pub mod types {
         impl ::std::convert::From<super::LaunchRescueModeForm> for LaunchRescueModeForm {
             fn from(value: super::LaunchRescueModeForm) -> Self {
                 Self { os_id: Ok(value.os_id) }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct Lease {
-            ip: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            mac: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            options: ::std::result::Result<
-                ::std::vec::Vec<super::LeaseOption>,
-                ::std::string::String,
-            >,
-            scope: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for Lease {
-            fn default() -> Self {
-                Self {
-                    ip: Ok(Default::default()),
-                    mac: Ok(Default::default()),
-                    options: Ok(Default::default()),
-                    scope: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl Lease {
-            pub fn ip<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for ip: {e}"));
-                self
-            }
-            pub fn mac<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.mac = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for mac: {e}")
-                    });
-                self
-            }
-            pub fn options<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::LeaseOption>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.options = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for options: {e}")
-                    });
-                self
-            }
-            pub fn scope<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.scope = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for scope: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<Lease> for super::Lease {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: Lease,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    ip: value.ip?,
-                    mac: value.mac?,
-                    options: value.options?,
-                    scope: value.scope?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::Lease> for Lease {
-            fn from(value: super::Lease) -> Self {
-                Self {
-                    ip: Ok(value.ip),
-                    mac: Ok(value.mac),
-                    options: Ok(value.options),
-                    scope: Ok(value.scope),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct LeaseList {
-            leases: ::std::result::Result<
-                ::std::vec::Vec<super::Lease>,
-                ::std::string::String,
-            >,
-            metadata: ::std::result::Result<
-                ::std::option::Option<super::Metadata>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for LeaseList {
-            fn default() -> Self {
-                Self {
-                    leases: Ok(Default::default()),
-                    metadata: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl LeaseList {
-            pub fn leases<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::Lease>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.leases = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for leases: {e}")
-                    });
-                self
-            }
-            pub fn metadata<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::Metadata>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.metadata = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for metadata: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<LeaseList> for super::LeaseList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: LeaseList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    leases: value.leases?,
-                    metadata: value.metadata?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::LeaseList> for LeaseList {
-            fn from(value: super::LeaseList) -> Self {
-                Self {
-                    leases: Ok(value.leases),
-                    metadata: Ok(value.metadata),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct LeaseOption {
-            name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            option_id: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            policy_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            type_: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            user_class: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            value: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            vendor_class: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for LeaseOption {
-            fn default() -> Self {
-                Self {
-                    name: Ok(Default::default()),
-                    option_id: Ok(Default::default()),
-                    policy_name: Ok(Default::default()),
-                    type_: Ok(Default::default()),
-                    user_class: Ok(Default::default()),
-                    value: Ok(Default::default()),
-                    vendor_class: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl LeaseOption {
-            pub fn name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
-                self
-            }
-            pub fn option_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.option_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for option_id: {e}")
-                    });
-                self
-            }
-            pub fn policy_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.policy_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for policy_name: {e}")
-                    });
-                self
-            }
-            pub fn type_<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.type_ = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for type_: {e}")
-                    });
-                self
-            }
-            pub fn user_class<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.user_class = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for user_class: {e}")
-                    });
-                self
-            }
-            pub fn value<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.value = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for value: {e}")
-                    });
-                self
-            }
-            pub fn vendor_class<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.vendor_class = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for vendor_class: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<LeaseOption> for super::LeaseOption {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: LeaseOption,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    name: value.name?,
-                    option_id: value.option_id?,
-                    policy_name: value.policy_name?,
-                    type_: value.type_?,
-                    user_class: value.user_class?,
-                    value: value.value?,
-                    vendor_class: value.vendor_class?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::LeaseOption> for LeaseOption {
-            fn from(value: super::LeaseOption) -> Self {
-                Self {
-                    name: Ok(value.name),
-                    option_id: Ok(value.option_id),
-                    policy_name: Ok(value.policy_name),
-                    type_: Ok(value.type_),
-                    user_class: Ok(value.user_class),
-                    value: Ok(value.value),
-                    vendor_class: Ok(value.vendor_class),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct MacAddresses {
-            mac: ::std::result::Result<
-                ::std::vec::Vec<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for MacAddresses {
-            fn default() -> Self {
-                Self {
-                    mac: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl MacAddresses {
-            pub fn mac<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.mac = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for mac: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<MacAddresses> for super::MacAddresses {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: MacAddresses,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    mac: value.mac?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::MacAddresses> for MacAddresses {
-            fn from(value: super::MacAddresses) -> Self {
-                Self {
-                    mac: Ok(value.mac),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct Metadata {
-            limit: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            offset: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            total_count: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for Metadata {
-            fn default() -> Self {
-                Self {
-                    limit: Ok(Default::default()),
-                    offset: Ok(Default::default()),
-                    total_count: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl Metadata {
-            pub fn limit<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.limit = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for limit: {e}")
-                    });
-                self
-            }
-            pub fn offset<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.offset = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for offset: {e}")
-                    });
-                self
-            }
-            pub fn total_count<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.total_count = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total_count: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<Metadata> for super::Metadata {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: Metadata,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    limit: value.limit?,
-                    offset: value.offset?,
-                    total_count: value.total_count?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::Metadata> for Metadata {
-            fn from(value: super::Metadata) -> Self {
-                Self {
-                    limit: Ok(value.limit),
-                    offset: Ok(value.offset),
-                    total_count: Ok(value.total_count),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct NetworkUsage {
-            bandwidth: ::std::result::Result<
-                ::std::option::Option<super::NetworkUsageRecord>,
-                ::std::string::String,
-            >,
-            data_traffic: ::std::result::Result<
-                ::std::option::Option<super::NetworkUsageRecord>,
-                ::std::string::String,
-            >,
-            datatraffic: ::std::result::Result<
-                ::std::option::Option<super::NetworkUsageRecord>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for NetworkUsage {
-            fn default() -> Self {
-                Self {
-                    bandwidth: Ok(Default::default()),
-                    data_traffic: Ok(Default::default()),
-                    datatraffic: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl NetworkUsage {
-            pub fn bandwidth<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::NetworkUsageRecord>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bandwidth = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bandwidth: {e}")
-                    });
-                self
-            }
-            pub fn data_traffic<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::NetworkUsageRecord>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.data_traffic = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data_traffic: {e}")
-                    });
-                self
-            }
-            pub fn datatraffic<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::NetworkUsageRecord>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.datatraffic = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for datatraffic: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<NetworkUsage> for super::NetworkUsage {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: NetworkUsage,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bandwidth: value.bandwidth?,
-                    data_traffic: value.data_traffic?,
-                    datatraffic: value.datatraffic?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::NetworkUsage> for NetworkUsage {
-            fn from(value: super::NetworkUsage) -> Self {
-                Self {
-                    bandwidth: Ok(value.bandwidth),
-                    data_traffic: Ok(value.data_traffic),
-                    datatraffic: Ok(value.datatraffic),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct NetworkUsageInterval {
-            from: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            to: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for NetworkUsageInterval {
-            fn default() -> Self {
-                Self {
-                    from: Ok(Default::default()),
-                    to: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl NetworkUsageInterval {
-            pub fn from<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.from = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for from: {e}")
-                    });
-                self
-            }
-            pub fn to<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.to = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for to: {e}"));
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<NetworkUsageInterval>
-        for super::NetworkUsageInterval {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: NetworkUsageInterval,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    from: value.from?,
-                    to: value.to?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::NetworkUsageInterval> for NetworkUsageInterval {
-            fn from(value: super::NetworkUsageInterval) -> Self {
-                Self {
-                    from: Ok(value.from),
-                    to: Ok(value.to),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct NetworkUsageMeasurement {
-            average: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            node: ::std::result::Result<
-                ::std::option::Option<super::NetworkUsageNodes>,
-                ::std::string::String,
-            >,
-            total: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for NetworkUsageMeasurement {
-            fn default() -> Self {
-                Self {
-                    average: Ok(Default::default()),
-                    node: Ok(Default::default()),
-                    total: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl NetworkUsageMeasurement {
-            pub fn average<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.average = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for average: {e}")
-                    });
-                self
-            }
-            pub fn node<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::NetworkUsageNodes>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.node = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for node: {e}")
-                    });
-                self
-            }
-            pub fn total<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.total = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<NetworkUsageMeasurement>
-        for super::NetworkUsageMeasurement {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: NetworkUsageMeasurement,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    average: value.average?,
-                    node: value.node?,
-                    total: value.total?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::NetworkUsageMeasurement>
-        for NetworkUsageMeasurement {
-            fn from(value: super::NetworkUsageMeasurement) -> Self {
-                Self {
-                    average: Ok(value.average),
-                    node: Ok(value.node),
-                    total: Ok(value.total),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct NetworkUsageNode {
-            in_: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            out: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            total: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::indexmap::IndexMap<
-                    ::std::string::String,
-                    super::NetworkUsageNodeExtraValue,
-                >,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for NetworkUsageNode {
-            fn default() -> Self {
-                Self {
-                    in_: Ok(Default::default()),
-                    out: Ok(Default::default()),
-                    total: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl NetworkUsageNode {
-            pub fn in_<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.in_ = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for in_: {e}")
-                    });
-                self
-            }
-            pub fn out<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.out = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for out: {e}")
-                    });
-                self
-            }
-            pub fn total<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.total = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for total: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::indexmap::IndexMap<
-                        ::std::string::String,
-                        super::NetworkUsageNodeExtraValue,
-                    >,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<NetworkUsageNode> for super::NetworkUsageNode {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: NetworkUsageNode,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    in_: value.in_?,
-                    out: value.out?,
-                    total: value.total?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::NetworkUsageNode> for NetworkUsageNode {
-            fn from(value: super::NetworkUsageNode) -> Self {
-                Self {
-                    in_: Ok(value.in_),
-                    out: Ok(value.out),
-                    total: Ok(value.total),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct NetworkUsageRecord {
-            interval: ::std::result::Result<
-                ::std::option::Option<super::NetworkUsageInterval>,
-                ::std::string::String,
-            >,
-            measurement: ::std::result::Result<
-                ::std::option::Option<super::NetworkUsageMeasurement>,
-                ::std::string::String,
-            >,
-            monthly_threshold: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            overusage: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for NetworkUsageRecord {
-            fn default() -> Self {
-                Self {
-                    interval: Ok(Default::default()),
-                    measurement: Ok(Default::default()),
-                    monthly_threshold: Ok(Default::default()),
-                    overusage: Ok(Default::default()),
-                    server_id: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl NetworkUsageRecord {
-            pub fn interval<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::NetworkUsageInterval>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.interval = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for interval: {e}")
-                    });
-                self
-            }
-            pub fn measurement<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::NetworkUsageMeasurement>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.measurement = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for measurement: {e}")
-                    });
-                self
-            }
-            pub fn monthly_threshold<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.monthly_threshold = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for monthly_threshold: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn overusage<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.overusage = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for overusage: {e}")
-                    });
-                self
-            }
-            pub fn server_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_id: {e}")
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<NetworkUsageRecord> for super::NetworkUsageRecord {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: NetworkUsageRecord,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    interval: value.interval?,
-                    measurement: value.measurement?,
-                    monthly_threshold: value.monthly_threshold?,
-                    overusage: value.overusage?,
-                    server_id: value.server_id?,
-                    server_name: value.server_name?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::NetworkUsageRecord> for NetworkUsageRecord {
-            fn from(value: super::NetworkUsageRecord) -> Self {
-                Self {
-                    interval: Ok(value.interval),
-                    measurement: Ok(value.measurement),
-                    monthly_threshold: Ok(value.monthly_threshold),
-                    overusage: Ok(value.overusage),
-                    server_id: Ok(value.server_id),
-                    server_name: Ok(value.server_name),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct OperatingSystem {
-            id: ::std::result::Result<i64, ::std::string::String>,
-            name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for OperatingSystem {
-            fn default() -> Self {
-                Self {
-                    id: Err("no value supplied for id".to_string()),
-                    name: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl OperatingSystem {
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<i64>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<OperatingSystem> for super::OperatingSystem {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: OperatingSystem,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    id: value.id?,
-                    name: value.name?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::OperatingSystem> for OperatingSystem {
-            fn from(value: super::OperatingSystem) -> Self {
-                Self {
-                    id: Ok(value.id),
-                    name: Ok(value.name),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct OperatingSystemList {
-            operating_systems: ::std::result::Result<
-                ::std::vec::Vec<super::OperatingSystemWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for OperatingSystemList {
-            fn default() -> Self {
-                Self {
-                    operating_systems: Err(
-                        "no value supplied for operating_systems".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl OperatingSystemList {
-            pub fn operating_systems<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::vec::Vec<super::OperatingSystemWrapper>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.operating_systems = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for operating_systems: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<OperatingSystemList>
-        for super::OperatingSystemList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: OperatingSystemList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    operating_systems: value.operating_systems?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::OperatingSystemList> for OperatingSystemList {
-            fn from(value: super::OperatingSystemList) -> Self {
-                Self {
-                    operating_systems: Ok(value.operating_systems),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct OperatingSystemWrapper {
-            operating_system: ::std::result::Result<
-                super::OperatingSystem,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for OperatingSystemWrapper {
-            fn default() -> Self {
-                Self {
-                    operating_system: Err(
-                        "no value supplied for operating_system".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl OperatingSystemWrapper {
-            pub fn operating_system<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::OperatingSystem>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.operating_system = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for operating_system: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<OperatingSystemWrapper>
-        for super::OperatingSystemWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: OperatingSystemWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    operating_system: value.operating_system?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::OperatingSystemWrapper>
-        for OperatingSystemWrapper {
-            fn from(value: super::OperatingSystemWrapper) -> Self {
-                Self {
-                    operating_system: Ok(value.operating_system),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PartitionSchema {
-            disks: ::std::result::Result<
-                ::std::option::Option<super::PartitionSchemaDisks>,
-                ::std::string::String,
-            >,
-            filesystem_types: ::std::result::Result<
-                ::std::option::Option<super::PartitionSchemaFilesystemTypes>,
-                ::std::string::String,
-            >,
-            limit: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            suggestion: ::std::result::Result<
-                ::std::option::Option<super::PartitionSchemaSuggestion>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PartitionSchema {
-            fn default() -> Self {
-                Self {
-                    disks: Ok(Default::default()),
-                    filesystem_types: Ok(Default::default()),
-                    limit: Ok(Default::default()),
-                    suggestion: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PartitionSchema {
-            pub fn disks<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::PartitionSchemaDisks>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.disks = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for disks: {e}")
-                    });
-                self
-            }
-            pub fn filesystem_types<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::PartitionSchemaFilesystemTypes>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.filesystem_types = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for filesystem_types: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn limit<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.limit = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for limit: {e}")
-                    });
-                self
-            }
-            pub fn suggestion<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::PartitionSchemaSuggestion>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.suggestion = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for suggestion: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PartitionSchema> for super::PartitionSchema {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PartitionSchema,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    disks: value.disks?,
-                    filesystem_types: value.filesystem_types?,
-                    limit: value.limit?,
-                    suggestion: value.suggestion?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PartitionSchema> for PartitionSchema {
-            fn from(value: super::PartitionSchema) -> Self {
-                Self {
-                    disks: Ok(value.disks),
-                    filesystem_types: Ok(value.filesystem_types),
-                    limit: Ok(value.limit),
-                    suggestion: Ok(value.suggestion),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PartitionSchemaDisks {
-            disk: ::std::result::Result<
-                ::std::vec::Vec<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PartitionSchemaDisks {
-            fn default() -> Self {
-                Self {
-                    disk: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PartitionSchemaDisks {
-            pub fn disk<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.disk = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for disk: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PartitionSchemaDisks>
-        for super::PartitionSchemaDisks {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PartitionSchemaDisks,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    disk: value.disk?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PartitionSchemaDisks> for PartitionSchemaDisks {
-            fn from(value: super::PartitionSchemaDisks) -> Self {
-                Self {
-                    disk: Ok(value.disk),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PartitionSchemaFilesystemTypes {
-            type_: ::std::result::Result<
-                ::std::vec::Vec<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PartitionSchemaFilesystemTypes {
-            fn default() -> Self {
-                Self {
-                    type_: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PartitionSchemaFilesystemTypes {
-            pub fn type_<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.type_ = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for type_: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PartitionSchemaFilesystemTypes>
-        for super::PartitionSchemaFilesystemTypes {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PartitionSchemaFilesystemTypes,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    type_: value.type_?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PartitionSchemaFilesystemTypes>
-        for PartitionSchemaFilesystemTypes {
-            fn from(value: super::PartitionSchemaFilesystemTypes) -> Self {
-                Self {
-                    type_: Ok(value.type_),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PartitionSchemaHdd {
-            partition: ::std::result::Result<
-                ::std::vec::Vec<super::PartitionSchemaPartition>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PartitionSchemaHdd {
-            fn default() -> Self {
-                Self {
-                    partition: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PartitionSchemaHdd {
-            pub fn partition<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::vec::Vec<super::PartitionSchemaPartition>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.partition = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for partition: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PartitionSchemaHdd> for super::PartitionSchemaHdd {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PartitionSchemaHdd,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    partition: value.partition?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PartitionSchemaHdd> for PartitionSchemaHdd {
-            fn from(value: super::PartitionSchemaHdd) -> Self {
-                Self {
-                    partition: Ok(value.partition),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PartitionSchemaPartition {
-            index: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            mountpoint: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            size: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            type_: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PartitionSchemaPartition {
-            fn default() -> Self {
-                Self {
-                    index: Ok(Default::default()),
-                    mountpoint: Ok(Default::default()),
-                    size: Ok(Default::default()),
-                    type_: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PartitionSchemaPartition {
-            pub fn index<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.index = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for index: {e}")
-                    });
-                self
-            }
-            pub fn mountpoint<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.mountpoint = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for mountpoint: {e}")
-                    });
-                self
-            }
-            pub fn size<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.size = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for size: {e}")
-                    });
-                self
-            }
-            pub fn type_<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.type_ = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for type_: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PartitionSchemaPartition>
-        for super::PartitionSchemaPartition {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PartitionSchemaPartition,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    index: value.index?,
-                    mountpoint: value.mountpoint?,
-                    size: value.size?,
-                    type_: value.type_?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PartitionSchemaPartition>
-        for PartitionSchemaPartition {
-            fn from(value: super::PartitionSchemaPartition) -> Self {
-                Self {
-                    index: Ok(value.index),
-                    mountpoint: Ok(value.mountpoint),
-                    size: Ok(value.size),
-                    type_: Ok(value.type_),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PartitionSchemaSuggestion {
-            bootable: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            disk: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            hdd: ::std::result::Result<
-                ::std::option::Option<super::PartitionSchemaHdd>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PartitionSchemaSuggestion {
-            fn default() -> Self {
-                Self {
-                    bootable: Ok(Default::default()),
-                    disk: Ok(Default::default()),
-                    hdd: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PartitionSchemaSuggestion {
-            pub fn bootable<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bootable = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bootable: {e}")
-                    });
-                self
-            }
-            pub fn disk<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.disk = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for disk: {e}")
-                    });
-                self
-            }
-            pub fn hdd<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::PartitionSchemaHdd>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.hdd = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for hdd: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PartitionSchemaSuggestion>
-        for super::PartitionSchemaSuggestion {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PartitionSchemaSuggestion,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bootable: value.bootable?,
-                    disk: value.disk?,
-                    hdd: value.hdd?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PartitionSchemaSuggestion>
-        for PartitionSchemaSuggestion {
-            fn from(value: super::PartitionSchemaSuggestion) -> Self {
-                Self {
-                    bootable: Ok(value.bootable),
-                    disk: Ok(value.disk),
-                    hdd: Ok(value.hdd),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PartitionSchemaWrapper {
-            partition_schema: ::std::result::Result<
-                super::PartitionSchema,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PartitionSchemaWrapper {
-            fn default() -> Self {
-                Self {
-                    partition_schema: Err(
-                        "no value supplied for partition_schema".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PartitionSchemaWrapper {
-            pub fn partition_schema<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::PartitionSchema>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.partition_schema = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for partition_schema: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PartitionSchemaWrapper>
-        for super::PartitionSchemaWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PartitionSchemaWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    partition_schema: value.partition_schema?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PartitionSchemaWrapper>
-        for PartitionSchemaWrapper {
-            fn from(value: super::PartitionSchemaWrapper) -> Self {
-                Self {
-                    partition_schema: Ok(value.partition_schema),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PowerStatus {
-            server_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            status: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PowerStatus {
-            fn default() -> Self {
-                Self {
-                    server_id: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    status: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PowerStatus {
-            pub fn server_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_id: {e}")
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn status<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.status = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for status: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PowerStatus> for super::PowerStatus {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PowerStatus,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    server_id: value.server_id?,
-                    server_name: value.server_name?,
-                    status: value.status?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PowerStatus> for PowerStatus {
-            fn from(value: super::PowerStatus) -> Self {
-                Self {
-                    server_id: Ok(value.server_id),
-                    server_name: Ok(value.server_name),
-                    status: Ok(value.status),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PowerStatusWrapper {
-            power_status: ::std::result::Result<
-                super::PowerStatus,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PowerStatusWrapper {
-            fn default() -> Self {
-                Self {
-                    power_status: Err("no value supplied for power_status".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PowerStatusWrapper {
-            pub fn power_status<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::PowerStatus>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.power_status = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for power_status: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PowerStatusWrapper> for super::PowerStatusWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PowerStatusWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    power_status: value.power_status?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PowerStatusWrapper> for PowerStatusWrapper {
-            fn from(value: super::PowerStatusWrapper) -> Self {
-                Self {
-                    power_status: Ok(value.power_status),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateNetwork {
-            bare_metals: ::std::result::Result<
-                ::std::vec::Vec<super::PrivateNetworkBareMetal>,
-                ::std::string::String,
-            >,
-            id: ::std::result::Result<i64, ::std::string::String>,
-            name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateNetwork {
-            fn default() -> Self {
-                Self {
-                    bare_metals: Ok(Default::default()),
-                    id: Err("no value supplied for id".to_string()),
-                    name: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateNetwork {
-            pub fn bare_metals<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::vec::Vec<super::PrivateNetworkBareMetal>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.bare_metals = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for bare_metals: {e}")
-                    });
-                self
-            }
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<i64>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateNetwork> for super::PrivateNetwork {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateNetwork,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    bare_metals: value.bare_metals?,
-                    id: value.id?,
-                    name: value.name?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateNetwork> for PrivateNetwork {
-            fn from(value: super::PrivateNetwork) -> Self {
-                Self {
-                    bare_metals: Ok(value.bare_metals),
-                    id: Ok(value.id),
-                    name: Ok(value.name),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateNetworkBareMetal {
-            broadcast: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            cidr: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            data_center: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            gateway: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            id: ::std::result::Result<
-                ::std::option::Option<super::StringOrInteger>,
-                ::std::string::String,
-            >,
-            netmask: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            port_speed: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            status: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateNetworkBareMetal {
-            fn default() -> Self {
-                Self {
-                    broadcast: Ok(Default::default()),
-                    cidr: Ok(Default::default()),
-                    data_center: Ok(Default::default()),
-                    gateway: Ok(Default::default()),
-                    id: Ok(Default::default()),
-                    netmask: Ok(Default::default()),
-                    port_speed: Ok(Default::default()),
-                    status: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateNetworkBareMetal {
-            pub fn broadcast<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.broadcast = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for broadcast: {e}")
-                    });
-                self
-            }
-            pub fn cidr<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.cidr = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for cidr: {e}")
-                    });
-                self
-            }
-            pub fn data_center<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.data_center = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for data_center: {e}")
-                    });
-                self
-            }
-            pub fn gateway<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.gateway = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for gateway: {e}")
-                    });
-                self
-            }
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::StringOrInteger>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn netmask<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.netmask = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for netmask: {e}")
-                    });
-                self
-            }
-            pub fn port_speed<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.port_speed = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for port_speed: {e}")
-                    });
-                self
-            }
-            pub fn status<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.status = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for status: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateNetworkBareMetal>
-        for super::PrivateNetworkBareMetal {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateNetworkBareMetal,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    broadcast: value.broadcast?,
-                    cidr: value.cidr?,
-                    data_center: value.data_center?,
-                    gateway: value.gateway?,
-                    id: value.id?,
-                    netmask: value.netmask?,
-                    port_speed: value.port_speed?,
-                    status: value.status?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateNetworkBareMetal>
-        for PrivateNetworkBareMetal {
-            fn from(value: super::PrivateNetworkBareMetal) -> Self {
-                Self {
-                    broadcast: Ok(value.broadcast),
-                    cidr: Ok(value.cidr),
-                    data_center: Ok(value.data_center),
-                    gateway: Ok(value.gateway),
-                    id: Ok(value.id),
-                    netmask: Ok(value.netmask),
-                    port_speed: Ok(value.port_speed),
-                    status: Ok(value.status),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateNetworkCreated {
-            id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            message: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateNetworkCreated {
-            fn default() -> Self {
-                Self {
-                    id: Ok(Default::default()),
-                    message: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateNetworkCreated {
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn message<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.message = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateNetworkCreated>
-        for super::PrivateNetworkCreated {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateNetworkCreated,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    id: value.id?,
-                    message: value.message?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateNetworkCreated>
-        for PrivateNetworkCreated {
-            fn from(value: super::PrivateNetworkCreated) -> Self {
-                Self {
-                    id: Ok(value.id),
-                    message: Ok(value.message),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateNetworkList {
-            metadata: ::std::result::Result<
-                ::std::option::Option<super::Metadata>,
-                ::std::string::String,
-            >,
-            private_networks: ::std::result::Result<
-                ::std::vec::Vec<super::PrivateNetworkListItem>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateNetworkList {
-            fn default() -> Self {
-                Self {
-                    metadata: Ok(Default::default()),
-                    private_networks: Err(
-                        "no value supplied for private_networks".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateNetworkList {
-            pub fn metadata<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<super::Metadata>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.metadata = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for metadata: {e}")
-                    });
-                self
-            }
-            pub fn private_networks<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::vec::Vec<super::PrivateNetworkListItem>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_networks = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_networks: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateNetworkList> for super::PrivateNetworkList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateNetworkList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    metadata: value.metadata?,
-                    private_networks: value.private_networks?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateNetworkList> for PrivateNetworkList {
-            fn from(value: super::PrivateNetworkList) -> Self {
-                Self {
-                    metadata: Ok(value.metadata),
-                    private_networks: Ok(value.private_networks),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateNetworkListItem {
-            created_at: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            customer_number: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            id: ::std::result::Result<i64, ::std::string::String>,
-            name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_count: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            updated_at: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateNetworkListItem {
-            fn default() -> Self {
-                Self {
-                    created_at: Ok(Default::default()),
-                    customer_number: Ok(Default::default()),
-                    id: Err("no value supplied for id".to_string()),
-                    name: Ok(Default::default()),
-                    server_count: Ok(Default::default()),
-                    updated_at: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateNetworkListItem {
-            pub fn created_at<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.created_at = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_at: {e}")
-                    });
-                self
-            }
-            pub fn customer_number<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.customer_number = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for customer_number: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<i64>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
-                self
-            }
-            pub fn server_count<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_count = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_count: {e}")
-                    });
-                self
-            }
-            pub fn updated_at<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.updated_at = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for updated_at: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateNetworkListItem>
-        for super::PrivateNetworkListItem {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateNetworkListItem,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    created_at: value.created_at?,
-                    customer_number: value.customer_number?,
-                    id: value.id?,
-                    name: value.name?,
-                    server_count: value.server_count?,
-                    updated_at: value.updated_at?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateNetworkListItem>
-        for PrivateNetworkListItem {
-            fn from(value: super::PrivateNetworkListItem) -> Self {
-                Self {
-                    created_at: Ok(value.created_at),
-                    customer_number: Ok(value.customer_number),
-                    id: Ok(value.id),
-                    name: Ok(value.name),
-                    server_count: Ok(value.server_count),
-                    updated_at: Ok(value.updated_at),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateNetworkMessage {
-            message: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateNetworkMessage {
-            fn default() -> Self {
-                Self {
-                    message: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateNetworkMessage {
-            pub fn message<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.message = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for message: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateNetworkMessage>
-        for super::PrivateNetworkMessage {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateNetworkMessage,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    message: value.message?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateNetworkMessage>
-        for PrivateNetworkMessage {
-            fn from(value: super::PrivateNetworkMessage) -> Self {
-                Self {
-                    message: Ok(value.message),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRack {
-            location: ::std::result::Result<
-                ::std::option::Option<super::PrivateRackLocation>,
-                ::std::string::String,
-            >,
-            private_rack_id: ::std::result::Result<
-                super::StringOrInteger,
-                ::std::string::String,
-            >,
-            private_rack_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_hosting_pack: ::std::result::Result<
-                ::std::option::Option<super::PrivateRackHostingPack>,
-                ::std::string::String,
-            >,
-            service_level_agreement: ::std::result::Result<
-                ::std::option::Option<super::ServiceLevelAgreement>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRack {
-            fn default() -> Self {
-                Self {
-                    location: Ok(Default::default()),
-                    private_rack_id: Err(
-                        "no value supplied for private_rack_id".to_string(),
-                    ),
-                    private_rack_name: Ok(Default::default()),
-                    server_hosting_pack: Ok(Default::default()),
-                    service_level_agreement: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRack {
-            pub fn location<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::PrivateRackLocation>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.location = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for location: {e}")
-                    });
-                self
-            }
-            pub fn private_rack_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::StringOrInteger>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_rack_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_rack_id: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn private_rack_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_rack_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_rack_name: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn server_hosting_pack<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::PrivateRackHostingPack>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_hosting_pack = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for server_hosting_pack: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn service_level_agreement<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::ServiceLevelAgreement>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.service_level_agreement = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for service_level_agreement: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRack> for super::PrivateRack {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRack,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    location: value.location?,
-                    private_rack_id: value.private_rack_id?,
-                    private_rack_name: value.private_rack_name?,
-                    server_hosting_pack: value.server_hosting_pack?,
-                    service_level_agreement: value.service_level_agreement?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRack> for PrivateRack {
-            fn from(value: super::PrivateRack) -> Self {
-                Self {
-                    location: Ok(value.location),
-                    private_rack_id: Ok(value.private_rack_id),
-                    private_rack_name: Ok(value.private_rack_name),
-                    server_hosting_pack: Ok(value.server_hosting_pack),
-                    service_level_agreement: Ok(value.service_level_agreement),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackHostingPack {
-            end_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            private_rack_id: ::std::result::Result<
-                ::std::option::Option<super::StringOrInteger>,
-                ::std::string::String,
-            >,
-            private_rack_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            reference: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            start_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackHostingPack {
-            fn default() -> Self {
-                Self {
-                    end_date: Ok(Default::default()),
-                    private_rack_id: Ok(Default::default()),
-                    private_rack_name: Ok(Default::default()),
-                    reference: Ok(Default::default()),
-                    start_date: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackHostingPack {
-            pub fn end_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.end_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for end_date: {e}")
-                    });
-                self
-            }
-            pub fn private_rack_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::StringOrInteger>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_rack_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_rack_id: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn private_rack_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_rack_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_rack_name: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn reference<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reference = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reference: {e}")
-                    });
-                self
-            }
-            pub fn start_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.start_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for start_date: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackHostingPack>
-        for super::PrivateRackHostingPack {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackHostingPack,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    end_date: value.end_date?,
-                    private_rack_id: value.private_rack_id?,
-                    private_rack_name: value.private_rack_name?,
-                    reference: value.reference?,
-                    start_date: value.start_date?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackHostingPack>
-        for PrivateRackHostingPack {
-            fn from(value: super::PrivateRackHostingPack) -> Self {
-                Self {
-                    end_date: Ok(value.end_date),
-                    private_rack_id: Ok(value.private_rack_id),
-                    private_rack_name: Ok(value.private_rack_name),
-                    reference: Ok(value.reference),
-                    start_date: Ok(value.start_date),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackIp {
-            billing_information: ::std::result::Result<
-                ::std::option::Option<super::IpBillingInformation>,
-                ::std::string::String,
-            >,
-            ip: ::std::result::Result<::std::string::String, ::std::string::String>,
-            null_routed: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            private_rack_id: ::std::result::Result<
-                ::std::option::Option<super::StringOrInteger>,
-                ::std::string::String,
-            >,
-            reverse_lookup: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackIp {
-            fn default() -> Self {
-                Self {
-                    billing_information: Ok(Default::default()),
-                    ip: Err("no value supplied for ip".to_string()),
-                    null_routed: Ok(Default::default()),
-                    private_rack_id: Ok(Default::default()),
-                    reverse_lookup: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackIp {
-            pub fn billing_information<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::IpBillingInformation>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.billing_information = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for billing_information: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn ip<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::string::String>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for ip: {e}"));
-                self
-            }
-            pub fn null_routed<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<bool>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.null_routed = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for null_routed: {e}")
-                    });
-                self
-            }
-            pub fn private_rack_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::StringOrInteger>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_rack_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_rack_id: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn reverse_lookup<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reverse_lookup = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for reverse_lookup: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackIp> for super::PrivateRackIp {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackIp,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    billing_information: value.billing_information?,
-                    ip: value.ip?,
-                    null_routed: value.null_routed?,
-                    private_rack_id: value.private_rack_id?,
-                    reverse_lookup: value.reverse_lookup?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackIp> for PrivateRackIp {
-            fn from(value: super::PrivateRackIp) -> Self {
-                Self {
-                    billing_information: Ok(value.billing_information),
-                    ip: Ok(value.ip),
-                    null_routed: Ok(value.null_routed),
-                    private_rack_id: Ok(value.private_rack_id),
-                    reverse_lookup: Ok(value.reverse_lookup),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackIpList {
-            ips: ::std::result::Result<
-                ::std::vec::Vec<super::PrivateRackIpWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackIpList {
-            fn default() -> Self {
-                Self {
-                    ips: Err("no value supplied for ips".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackIpList {
-            pub fn ips<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::PrivateRackIpWrapper>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ips = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ips: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackIpList> for super::PrivateRackIpList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackIpList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    ips: value.ips?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackIpList> for PrivateRackIpList {
-            fn from(value: super::PrivateRackIpList) -> Self {
-                Self {
-                    ips: Ok(value.ips),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackIpWrapper {
-            ip: ::std::result::Result<super::PrivateRackIp, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackIpWrapper {
-            fn default() -> Self {
-                Self {
-                    ip: Err("no value supplied for ip".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackIpWrapper {
-            pub fn ip<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::PrivateRackIp>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for ip: {e}"));
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackIpWrapper>
-        for super::PrivateRackIpWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackIpWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    ip: value.ip?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackIpWrapper> for PrivateRackIpWrapper {
-            fn from(value: super::PrivateRackIpWrapper) -> Self {
-                Self {
-                    ip: Ok(value.ip),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackList {
-            private_racks: ::std::result::Result<
-                ::std::vec::Vec<super::PrivateRackListItemWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackList {
-            fn default() -> Self {
-                Self {
-                    private_racks: Err(
-                        "no value supplied for private_racks".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackList {
-            pub fn private_racks<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::vec::Vec<super::PrivateRackListItemWrapper>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_racks = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for private_racks: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackList> for super::PrivateRackList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    private_racks: value.private_racks?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackList> for PrivateRackList {
-            fn from(value: super::PrivateRackList) -> Self {
-                Self {
-                    private_racks: Ok(value.private_racks),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackListItem {
-            private_rack_id: ::std::result::Result<
-                super::StringOrInteger,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackListItem {
-            fn default() -> Self {
-                Self {
-                    private_rack_id: Err(
-                        "no value supplied for private_rack_id".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackListItem {
-            pub fn private_rack_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::StringOrInteger>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_rack_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for private_rack_id: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackListItem>
-        for super::PrivateRackListItem {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackListItem,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    private_rack_id: value.private_rack_id?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackListItem> for PrivateRackListItem {
-            fn from(value: super::PrivateRackListItem) -> Self {
-                Self {
-                    private_rack_id: Ok(value.private_rack_id),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackListItemWrapper {
-            private_rack: ::std::result::Result<
-                super::PrivateRackListItem,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackListItemWrapper {
-            fn default() -> Self {
-                Self {
-                    private_rack: Err("no value supplied for private_rack".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackListItemWrapper {
-            pub fn private_rack<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::PrivateRackListItem>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_rack = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for private_rack: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackListItemWrapper>
-        for super::PrivateRackListItemWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackListItemWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    private_rack: value.private_rack?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackListItemWrapper>
-        for PrivateRackListItemWrapper {
-            fn from(value: super::PrivateRackListItemWrapper) -> Self {
-                Self {
-                    private_rack: Ok(value.private_rack),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackLocation {
-            cabinet: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            site: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            suite: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackLocation {
-            fn default() -> Self {
-                Self {
-                    cabinet: Ok(Default::default()),
-                    site: Ok(Default::default()),
-                    suite: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackLocation {
-            pub fn cabinet<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.cabinet = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for cabinet: {e}")
-                    });
-                self
-            }
-            pub fn site<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.site = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for site: {e}")
-                    });
-                self
-            }
-            pub fn suite<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.suite = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for suite: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackLocation>
-        for super::PrivateRackLocation {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackLocation,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    cabinet: value.cabinet?,
-                    site: value.site?,
-                    suite: value.suite?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackLocation> for PrivateRackLocation {
-            fn from(value: super::PrivateRackLocation) -> Self {
-                Self {
-                    cabinet: Ok(value.cabinet),
-                    site: Ok(value.site),
-                    suite: Ok(value.suite),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct PrivateRackWrapper {
-            private_rack: ::std::result::Result<
-                super::PrivateRack,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for PrivateRackWrapper {
-            fn default() -> Self {
-                Self {
-                    private_rack: Err("no value supplied for private_rack".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl PrivateRackWrapper {
-            pub fn private_rack<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::PrivateRack>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.private_rack = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for private_rack: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<PrivateRackWrapper> for super::PrivateRackWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: PrivateRackWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    private_rack: value.private_rack?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::PrivateRackWrapper> for PrivateRackWrapper {
-            fn from(value: super::PrivateRackWrapper) -> Self {
-                Self {
-                    private_rack: Ok(value.private_rack),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct RescueImage {
-            id: ::std::result::Result<i64, ::std::string::String>,
-            name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for RescueImage {
-            fn default() -> Self {
-                Self {
-                    id: Err("no value supplied for id".to_string()),
-                    name: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl RescueImage {
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<i64>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for name: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<RescueImage> for super::RescueImage {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: RescueImage,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    id: value.id?,
-                    name: value.name?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::RescueImage> for RescueImage {
-            fn from(value: super::RescueImage) -> Self {
-                Self {
-                    id: Ok(value.id),
-                    name: Ok(value.name),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct RescueImageList {
-            rescue_images: ::std::result::Result<
-                ::std::vec::Vec<super::RescueImageWrapper>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for RescueImageList {
-            fn default() -> Self {
-                Self {
-                    rescue_images: Err(
-                        "no value supplied for rescue_images".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl RescueImageList {
-            pub fn rescue_images<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::RescueImageWrapper>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.rescue_images = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for rescue_images: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<RescueImageList> for super::RescueImageList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: RescueImageList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    rescue_images: value.rescue_images?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::RescueImageList> for RescueImageList {
-            fn from(value: super::RescueImageList) -> Self {
-                Self {
-                    rescue_images: Ok(value.rescue_images),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct RescueImageWrapper {
-            rescue_image: ::std::result::Result<
-                super::RescueImage,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for RescueImageWrapper {
-            fn default() -> Self {
-                Self {
-                    rescue_image: Err("no value supplied for rescue_image".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl RescueImageWrapper {
-            pub fn rescue_image<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::RescueImage>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.rescue_image = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for rescue_image: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<RescueImageWrapper> for super::RescueImageWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: RescueImageWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    rescue_image: value.rescue_image?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::RescueImageWrapper> for RescueImageWrapper {
-            fn from(value: super::RescueImageWrapper) -> Self {
-                Self {
-                    rescue_image: Ok(value.rescue_image),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct RootPassword {
-            rescue_mode_password: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            root_password: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            rootpassword: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for RootPassword {
-            fn default() -> Self {
-                Self {
-                    rescue_mode_password: Ok(Default::default()),
-                    root_password: Ok(Default::default()),
-                    rootpassword: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl RootPassword {
-            pub fn rescue_mode_password<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.rescue_mode_password = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for rescue_mode_password: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn root_password<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.root_password = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for root_password: {e}")
-                    });
-                self
-            }
-            pub fn rootpassword<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.rootpassword = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for rootpassword: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<RootPassword> for super::RootPassword {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: RootPassword,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    rescue_mode_password: value.rescue_mode_password?,
-                    root_password: value.root_password?,
-                    rootpassword: value.rootpassword?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::RootPassword> for RootPassword {
-            fn from(value: super::RootPassword) -> Self {
-                Self {
-                    rescue_mode_password: Ok(value.rescue_mode_password),
-                    root_password: Ok(value.root_password),
-                    rootpassword: Ok(value.rootpassword),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct ServiceLevelAgreement {
-            price_per_month: ::std::result::Result<
-                ::std::option::Option<f64>,
-                ::std::string::String,
-            >,
-            sla: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for ServiceLevelAgreement {
-            fn default() -> Self {
-                Self {
-                    price_per_month: Ok(Default::default()),
-                    sla: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl ServiceLevelAgreement {
-            pub fn price_per_month<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<f64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.price_per_month = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for price_per_month: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn sla<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.sla = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sla: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<ServiceLevelAgreement>
-        for super::ServiceLevelAgreement {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: ServiceLevelAgreement,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    price_per_month: value.price_per_month?,
-                    sla: value.sla?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::ServiceLevelAgreement>
-        for ServiceLevelAgreement {
-            fn from(value: super::ServiceLevelAgreement) -> Self {
-                Self {
-                    price_per_month: Ok(value.price_per_month),
-                    sla: Ok(value.sla),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct SwitchPort {
-            server_id: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            status: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            switch_node: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for SwitchPort {
-            fn default() -> Self {
-                Self {
-                    server_id: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    status: Ok(Default::default()),
-                    switch_node: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl SwitchPort {
-            pub fn server_id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_id = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_id: {e}")
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn status<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.status = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for status: {e}")
-                    });
-                self
-            }
-            pub fn switch_node<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.switch_node = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for switch_node: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<SwitchPort> for super::SwitchPort {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: SwitchPort,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    server_id: value.server_id?,
-                    server_name: value.server_name?,
-                    status: value.status?,
-                    switch_node: value.switch_node?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::SwitchPort> for SwitchPort {
-            fn from(value: super::SwitchPort) -> Self {
-                Self {
-                    server_id: Ok(value.server_id),
-                    server_name: Ok(value.server_name),
-                    status: Ok(value.status),
-                    switch_node: Ok(value.switch_node),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct SwitchPortWrapper {
-            switch_port: ::std::result::Result<super::SwitchPort, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for SwitchPortWrapper {
-            fn default() -> Self {
-                Self {
-                    switch_port: Err("no value supplied for switch_port".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl SwitchPortWrapper {
-            pub fn switch_port<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<super::SwitchPort>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.switch_port = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for switch_port: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<SwitchPortWrapper> for super::SwitchPortWrapper {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: SwitchPortWrapper,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    switch_port: value.switch_port?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::SwitchPortWrapper> for SwitchPortWrapper {
-            fn from(value: super::SwitchPortWrapper) -> Self {
-                Self {
-                    switch_port: Ok(value.switch_port),
-                    extra: Ok(value.extra),
-                }
             }
         }
         #[derive(Clone, Debug)]
@@ -11475,834 +1068,6 @@ pub mod types {
                 }
             }
         }
-        #[derive(Clone, Debug)]
-        pub struct VirtualServer {
-            administrative_info: ::std::result::Result<
-                ::std::option::Option<super::VirtualServerAdministrativeInfo>,
-                ::std::string::String,
-            >,
-            attached_iso: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            data_traffic_limit: ::std::result::Result<
-                ::std::option::Option<i64>,
-                ::std::string::String,
-            >,
-            data_traffic_pack: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            id: ::std::result::Result<i64, ::std::string::String>,
-            ip_addresses: ::std::result::Result<
-                ::std::option::Option<crate::shapes::VirtualServerIpAddresses>,
-                ::std::string::String,
-            >,
-            mac_address: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            reference: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            server_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            sla: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            state: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            template: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            type_: ::std::result::Result<
-                ::std::option::Option<super::VirtualServerType>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for VirtualServer {
-            fn default() -> Self {
-                Self {
-                    administrative_info: Ok(Default::default()),
-                    attached_iso: Ok(Default::default()),
-                    data_traffic_limit: Ok(Default::default()),
-                    data_traffic_pack: Ok(Default::default()),
-                    id: Err("no value supplied for id".to_string()),
-                    ip_addresses: Ok(Default::default()),
-                    mac_address: Ok(Default::default()),
-                    reference: Ok(Default::default()),
-                    server_name: Ok(Default::default()),
-                    sla: Ok(Default::default()),
-                    state: Ok(Default::default()),
-                    template: Ok(Default::default()),
-                    type_: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl VirtualServer {
-            pub fn administrative_info<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::VirtualServerAdministrativeInfo>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.administrative_info = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for administrative_info: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn attached_iso<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.attached_iso = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for attached_iso: {e}")
-                    });
-                self
-            }
-            pub fn data_traffic_limit<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.data_traffic_limit = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for data_traffic_limit: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn data_traffic_pack<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.data_traffic_pack = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for data_traffic_pack: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<i64>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn ip_addresses<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<crate::shapes::VirtualServerIpAddresses>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip_addresses = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for ip_addresses: {e}")
-                    });
-                self
-            }
-            pub fn mac_address<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.mac_address = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for mac_address: {e}")
-                    });
-                self
-            }
-            pub fn reference<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reference = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reference: {e}")
-                    });
-                self
-            }
-            pub fn server_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.server_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for server_name: {e}")
-                    });
-                self
-            }
-            pub fn sla<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.sla = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for sla: {e}")
-                    });
-                self
-            }
-            pub fn state<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.state = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for state: {e}")
-                    });
-                self
-            }
-            pub fn template<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.template = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for template: {e}")
-                    });
-                self
-            }
-            pub fn type_<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<super::VirtualServerType>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.type_ = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for type_: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<VirtualServer> for super::VirtualServer {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: VirtualServer,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    administrative_info: value.administrative_info?,
-                    attached_iso: value.attached_iso?,
-                    data_traffic_limit: value.data_traffic_limit?,
-                    data_traffic_pack: value.data_traffic_pack?,
-                    id: value.id?,
-                    ip_addresses: value.ip_addresses?,
-                    mac_address: value.mac_address?,
-                    reference: value.reference?,
-                    server_name: value.server_name?,
-                    sla: value.sla?,
-                    state: value.state?,
-                    template: value.template?,
-                    type_: value.type_?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::VirtualServer> for VirtualServer {
-            fn from(value: super::VirtualServer) -> Self {
-                Self {
-                    administrative_info: Ok(value.administrative_info),
-                    attached_iso: Ok(value.attached_iso),
-                    data_traffic_limit: Ok(value.data_traffic_limit),
-                    data_traffic_pack: Ok(value.data_traffic_pack),
-                    id: Ok(value.id),
-                    ip_addresses: Ok(value.ip_addresses),
-                    mac_address: Ok(value.mac_address),
-                    reference: Ok(value.reference),
-                    server_name: Ok(value.server_name),
-                    sla: Ok(value.sla),
-                    state: Ok(value.state),
-                    template: Ok(value.template),
-                    type_: Ok(value.type_),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct VirtualServerAdministrativeInfo {
-            billing_frequency: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            contract_term: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            created_at: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            customer_number: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            end_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            order_number: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            start_date: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for VirtualServerAdministrativeInfo {
-            fn default() -> Self {
-                Self {
-                    billing_frequency: Ok(Default::default()),
-                    contract_term: Ok(Default::default()),
-                    created_at: Ok(Default::default()),
-                    customer_number: Ok(Default::default()),
-                    end_date: Ok(Default::default()),
-                    order_number: Ok(Default::default()),
-                    start_date: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl VirtualServerAdministrativeInfo {
-            pub fn billing_frequency<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.billing_frequency = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for billing_frequency: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn contract_term<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.contract_term = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for contract_term: {e}")
-                    });
-                self
-            }
-            pub fn created_at<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.created_at = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for created_at: {e}")
-                    });
-                self
-            }
-            pub fn customer_number<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.customer_number = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for customer_number: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn end_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.end_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for end_date: {e}")
-                    });
-                self
-            }
-            pub fn order_number<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.order_number = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for order_number: {e}")
-                    });
-                self
-            }
-            pub fn start_date<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.start_date = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for start_date: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<VirtualServerAdministrativeInfo>
-        for super::VirtualServerAdministrativeInfo {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: VirtualServerAdministrativeInfo,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    billing_frequency: value.billing_frequency?,
-                    contract_term: value.contract_term?,
-                    created_at: value.created_at?,
-                    customer_number: value.customer_number?,
-                    end_date: value.end_date?,
-                    order_number: value.order_number?,
-                    start_date: value.start_date?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::VirtualServerAdministrativeInfo>
-        for VirtualServerAdministrativeInfo {
-            fn from(value: super::VirtualServerAdministrativeInfo) -> Self {
-                Self {
-                    billing_frequency: Ok(value.billing_frequency),
-                    contract_term: Ok(value.contract_term),
-                    created_at: Ok(value.created_at),
-                    customer_number: Ok(value.customer_number),
-                    end_date: Ok(value.end_date),
-                    order_number: Ok(value.order_number),
-                    start_date: Ok(value.start_date),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct VirtualServerIpAddress {
-            ip: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            is_nulled: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            reverse_dns: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for VirtualServerIpAddress {
-            fn default() -> Self {
-                Self {
-                    ip: Ok(Default::default()),
-                    is_nulled: Ok(Default::default()),
-                    reverse_dns: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl VirtualServerIpAddress {
-            pub fn ip<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.ip = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for ip: {e}"));
-                self
-            }
-            pub fn is_nulled<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<bool>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.is_nulled = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for is_nulled: {e}")
-                    });
-                self
-            }
-            pub fn reverse_dns<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reverse_dns = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reverse_dns: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<VirtualServerIpAddress>
-        for super::VirtualServerIpAddress {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: VirtualServerIpAddress,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    ip: value.ip?,
-                    is_nulled: value.is_nulled?,
-                    reverse_dns: value.reverse_dns?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::VirtualServerIpAddress>
-        for VirtualServerIpAddress {
-            fn from(value: super::VirtualServerIpAddress) -> Self {
-                Self {
-                    ip: Ok(value.ip),
-                    is_nulled: Ok(value.is_nulled),
-                    reverse_dns: Ok(value.reverse_dns),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct VirtualServerIpAddressState {
-            is_nulled: ::std::result::Result<
-                ::std::option::Option<bool>,
-                ::std::string::String,
-            >,
-            reverse_dns: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for VirtualServerIpAddressState {
-            fn default() -> Self {
-                Self {
-                    is_nulled: Ok(Default::default()),
-                    reverse_dns: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl VirtualServerIpAddressState {
-            pub fn is_nulled<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<bool>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.is_nulled = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for is_nulled: {e}")
-                    });
-                self
-            }
-            pub fn reverse_dns<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.reverse_dns = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for reverse_dns: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<VirtualServerIpAddressState>
-        for super::VirtualServerIpAddressState {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: VirtualServerIpAddressState,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    is_nulled: value.is_nulled?,
-                    reverse_dns: value.reverse_dns?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::VirtualServerIpAddressState>
-        for VirtualServerIpAddressState {
-            fn from(value: super::VirtualServerIpAddressState) -> Self {
-                Self {
-                    is_nulled: Ok(value.is_nulled),
-                    reverse_dns: Ok(value.reverse_dns),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct VirtualServerList {
-            virtual_servers: ::std::result::Result<
-                ::std::vec::Vec<super::VirtualServer>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for VirtualServerList {
-            fn default() -> Self {
-                Self {
-                    virtual_servers: Err(
-                        "no value supplied for virtual_servers".to_string(),
-                    ),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl VirtualServerList {
-            pub fn virtual_servers<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::vec::Vec<super::VirtualServer>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.virtual_servers = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!(
-                            "error converting supplied value for virtual_servers: {e}"
-                        )
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<VirtualServerList> for super::VirtualServerList {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: VirtualServerList,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    virtual_servers: value.virtual_servers?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::VirtualServerList> for VirtualServerList {
-            fn from(value: super::VirtualServerList) -> Self {
-                Self {
-                    virtual_servers: Ok(value.virtual_servers),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
-        #[derive(Clone, Debug)]
-        pub struct VirtualServerType {
-            id: ::std::result::Result<::std::option::Option<i64>, ::std::string::String>,
-            platform_name: ::std::result::Result<
-                ::std::option::Option<::std::string::String>,
-                ::std::string::String,
-            >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
-        }
-        impl ::std::default::Default for VirtualServerType {
-            fn default() -> Self {
-                Self {
-                    id: Ok(Default::default()),
-                    platform_name: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
-                }
-            }
-        }
-        impl VirtualServerType {
-            pub fn id<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.id = value
-                    .try_into()
-                    .map_err(|e| format!("error converting supplied value for id: {e}"));
-                self
-            }
-            pub fn platform_name<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
-                T::Error: ::std::fmt::Display,
-            {
-                self.platform_name = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for platform_name: {e}")
-                    });
-                self
-            }
-            pub fn extra<T>(mut self, value: T) -> Self
-            where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
-                T::Error: ::std::fmt::Display,
-            {
-                self.extra = value
-                    .try_into()
-                    .map_err(|e| {
-                        format!("error converting supplied value for extra: {e}")
-                    });
-                self
-            }
-        }
-        impl ::std::convert::TryFrom<VirtualServerType> for super::VirtualServerType {
-            type Error = super::error::ConversionError;
-            fn try_from(
-                value: VirtualServerType,
-            ) -> ::std::result::Result<Self, super::error::ConversionError> {
-                Ok(Self {
-                    id: value.id?,
-                    platform_name: value.platform_name?,
-                    extra: value.extra?,
-                })
-            }
-        }
-        impl ::std::convert::From<super::VirtualServerType> for VirtualServerType {
-            fn from(value: super::VirtualServerType) -> Self {
-                Self {
-                    id: Ok(value.id),
-                    platform_name: Ok(value.platform_name),
-                    extra: Ok(value.extra),
-                }
-            }
-        }
     }
     /// Error types.
     pub mod error {
@@ -12549,7 +1314,7 @@ let response = client.update_bare_metal_ip()
     }
     /**List the DHCP leases of a bare metal server
 
-The lease list is an object with `_metadata {totalCount, limit, offset}` and a `leases` array; the doc's sample wraps that object in an outer array, so the schema is that array (`LeaseListArray`). Pagination parameters are not documented. Status not in the row; 200 (reads).
+The lease list is an object with `_metadata {totalCount, limit, offset}` and a `leases` array; the doc says "the sample wraps it in an outer array", so the object comes bare or inside that array, and both are accepted (`LeaseListAnswer`). Pagination parameters are not documented. Status not in the row; 200 (reads).
 
 Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/leases`
 
@@ -12602,7 +1367,7 @@ let response = client.delete_bare_metal_leases()
     }
     /**Get the DHCP lease of one MAC address
 
-The doc's sample wraps the single lease in an array, so the schema is an array of leases (`LeaseArray`), normally of one element. The MAC address format in the path (letter case, separators) is not documented; it is sent as given. Status not in the row; 200 (reads).
+The doc says "the sample wraps it in an array": the lease comes bare or inside a (one-element) array, and both are accepted (`LeaseAnswer`). The MAC address format in the path (letter case, separators) is not documented; it is sent as given. Status not in the row; 200 (reads).
 
 Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/leases/{macaddress}`
 
@@ -13447,9 +2212,7 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/v1/bareMetals`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::BareMetalList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/bareMetals", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -13461,15 +2224,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_bare_metals",
             };
@@ -13478,21 +2233,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -13525,9 +2266,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::BareMetalWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -13543,15 +2282,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_bare_metal",
             };
@@ -13560,21 +2291,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -13636,9 +2353,7 @@ pub mod builder {
             self
         }
         ///Sends a `PUT` request to `/v1/bareMetals/{bareMetalId}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::BareMetalWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, body } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let body = body
@@ -13663,10 +2378,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .put(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -13678,21 +2389,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -13753,7 +2450,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/install`
-        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, body } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let body = body
@@ -13777,10 +2474,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -13792,21 +2485,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => Ok(ResponseValue::empty(response)),
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -13839,12 +2518,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/installationStatus`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<types::InstallationStatusWrapper>,
-            Error<types::ErrorBody>,
-        > {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -13860,15 +2534,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_bare_metal_installation_status",
             };
@@ -13877,21 +2543,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -13924,9 +2576,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/ips`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::IpList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -13942,15 +2592,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_bare_metal_ips",
             };
@@ -13959,21 +2601,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14020,9 +2648,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/ips/{ipAddress}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::IpWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, ip_address } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let ip_address = ip_address.map_err(Error::InvalidRequest)?;
@@ -14039,15 +2665,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_bare_metal_ip",
             };
@@ -14056,21 +2674,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14141,9 +2745,7 @@ pub mod builder {
             self
         }
         ///Sends a `PUT` request to `/v1/bareMetals/{bareMetalId}/ips/{ipAddress}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::IpWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, ip_address, body } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let ip_address = ip_address.map_err(Error::InvalidRequest)?;
@@ -14168,10 +2770,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .put(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -14183,21 +2781,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14230,9 +2814,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/leases`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::LeaseListArray>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -14248,15 +2830,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_bare_metal_leases",
             };
@@ -14265,21 +2839,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14338,7 +2898,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/leases`
-        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, body } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let body = body
@@ -14362,10 +2922,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -14377,21 +2933,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                204u16 => Ok(ResponseValue::empty(response)),
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14424,7 +2966,7 @@ pub mod builder {
             self
         }
         ///Sends a `DELETE` request to `/v1/bareMetals/{bareMetalId}/leases`
-        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -14440,15 +2982,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .delete(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "delete_bare_metal_leases",
             };
@@ -14457,21 +2991,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                204u16 => Ok(ResponseValue::empty(response)),
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14518,9 +3038,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/leases/{macaddress}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::LeaseArray>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, macaddress } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let macaddress = macaddress.map_err(Error::InvalidRequest)?;
@@ -14537,15 +3055,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_bare_metal_lease",
             };
@@ -14554,21 +3064,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14615,7 +3111,7 @@ pub mod builder {
             self
         }
         ///Sends a `DELETE` request to `/v1/bareMetals/{bareMetalId}/leases/{macaddress}`
-        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, macaddress } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let macaddress = macaddress.map_err(Error::InvalidRequest)?;
@@ -14632,15 +3128,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .delete(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "delete_bare_metal_lease",
             };
@@ -14649,21 +3137,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                204u16 => Ok(ResponseValue::empty(response)),
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14724,9 +3198,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/networkUsage`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::NetworkUsage>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, date_from, date_to } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let date_from = date_from.map_err(Error::InvalidRequest)?;
@@ -14747,10 +3219,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .query(&progenitor_client::QueryParam::new("dateFrom", &date_from))
                 .query(&progenitor_client::QueryParam::new("dateTo", &date_to))
                 .headers(header_map)
@@ -14763,21 +3231,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14838,9 +3292,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/networkUsage/bandwidth`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::BandwidthUsage>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, date_from, date_to } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let date_from = date_from.map_err(Error::InvalidRequest)?;
@@ -14861,10 +3313,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .query(&progenitor_client::QueryParam::new("dateFrom", &date_from))
                 .query(&progenitor_client::QueryParam::new("dateTo", &date_to))
                 .headers(header_map)
@@ -14877,21 +3325,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -14952,9 +3386,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/networkUsage/datatraffic`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::DataTrafficUsage>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, date_from, date_to } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let date_from = date_from.map_err(Error::InvalidRequest)?;
@@ -14975,10 +3407,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .query(&progenitor_client::QueryParam::new("dateFrom", &date_from))
                 .query(&progenitor_client::QueryParam::new("dateTo", &date_to))
                 .headers(header_map)
@@ -14991,21 +3419,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15038,9 +3452,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/powerCycle`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PowerCycleResponse>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -15056,15 +3468,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "power_cycle_bare_metal",
             };
@@ -15073,21 +3477,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                202u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15120,9 +3510,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/powerStatus`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PowerStatusWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -15138,15 +3526,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_bare_metal_power_status",
             };
@@ -15155,21 +3535,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15230,7 +3596,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/rescueMode`
-        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id, body } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let body = body
@@ -15254,10 +3620,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -15269,21 +3631,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => Ok(ResponseValue::empty(response)),
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15316,9 +3664,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/rootPassword`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::RootPassword>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -15334,15 +3680,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_bare_metal_root_password",
             };
@@ -15351,21 +3689,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15398,9 +3722,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/switchPort`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::SwitchPortWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -15416,15 +3738,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_bare_metal_switch_port",
             };
@@ -15433,21 +3747,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15480,9 +3780,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/switchPort/close`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::SwitchPortWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -15498,15 +3796,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "close_bare_metal_switch_port",
             };
@@ -15515,21 +3805,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15562,9 +3838,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/switchPort/open`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::SwitchPortWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, bare_metal_id } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -15580,15 +3854,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "open_bare_metal_switch_port",
             };
@@ -15597,21 +3863,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15628,9 +3880,7 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/v1/domains`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::DomainList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/domains", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -15642,15 +3892,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_domains",
             };
@@ -15659,21 +3901,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15706,9 +3934,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/domains/{domainname}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::DomainWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, domainname } = self;
             let domainname = domainname.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -15724,15 +3950,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_domain",
             };
@@ -15741,21 +3959,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15814,9 +4018,7 @@ pub mod builder {
             self
         }
         ///Sends a `PUT` request to `/v1/domains/{domainname}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::DomainWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, domainname, body } = self;
             let domainname = domainname.map_err(Error::InvalidRequest)?;
             let body = body
@@ -15840,10 +4042,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .put(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -15855,21 +4053,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -15902,9 +4086,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/domains/{domainname}/dnsRecords`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::DnsRecordList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, domainname } = self;
             let domainname = domainname.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -15920,15 +4102,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_dns_records",
             };
@@ -15937,21 +4111,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16010,9 +4170,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/domains/{domainname}/dnsRecords`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::DnsRecordWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, domainname, body } = self;
             let domainname = domainname.map_err(Error::InvalidRequest)?;
             let body = body
@@ -16036,10 +4194,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -16051,21 +4205,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16112,9 +4252,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/domains/{domainname}/dnsRecords/{recordId}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::DnsRecordWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, domainname, record_id } = self;
             let domainname = domainname.map_err(Error::InvalidRequest)?;
             let record_id = record_id.map_err(Error::InvalidRequest)?;
@@ -16131,15 +4269,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_dns_record",
             };
@@ -16148,21 +4278,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16235,9 +4351,7 @@ pub mod builder {
             self
         }
         ///Sends a `PUT` request to `/v1/domains/{domainname}/dnsRecords/{recordId}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::DnsRecordWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, domainname, record_id, body } = self;
             let domainname = domainname.map_err(Error::InvalidRequest)?;
             let record_id = record_id.map_err(Error::InvalidRequest)?;
@@ -16262,10 +4376,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .put(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -16277,21 +4387,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16338,7 +4434,7 @@ pub mod builder {
             self
         }
         ///Sends a `DELETE` request to `/v1/domains/{domainname}/dnsRecords/{recordId}`
-        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, domainname, record_id } = self;
             let domainname = domainname.map_err(Error::InvalidRequest)?;
             let record_id = record_id.map_err(Error::InvalidRequest)?;
@@ -16355,15 +4451,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .delete(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "delete_dns_record",
             };
@@ -16372,21 +4460,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => Ok(ResponseValue::empty(response)),
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16443,9 +4517,7 @@ pub mod builder {
             self
         }
         ///Sends a `PUT` request to `/v1/ips/{ipAddress}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::IpWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, ip_address, body } = self;
             let ip_address = ip_address.map_err(Error::InvalidRequest)?;
             let body = body
@@ -16468,10 +4540,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .put(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -16483,21 +4551,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16514,9 +4568,7 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/v1/operatingSystems`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::OperatingSystemList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/operatingSystems", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -16528,15 +4580,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_operating_systems",
             };
@@ -16545,21 +4589,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16593,12 +4623,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/operatingSystems/{operatingSystemId}`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<types::OperatingSystemWrapper>,
-            Error<types::ErrorBody>,
-        > {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, operating_system_id } = self;
             let operating_system_id = operating_system_id
                 .map_err(Error::InvalidRequest)?;
@@ -16615,15 +4640,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_operating_system",
             };
@@ -16632,21 +4649,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16680,9 +4683,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/operatingSystems/{operatingSystemId}/controlPanels`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::ControlPanelList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, operating_system_id } = self;
             let operating_system_id = operating_system_id
                 .map_err(Error::InvalidRequest)?;
@@ -16699,15 +4700,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_control_panels",
             };
@@ -16716,21 +4709,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16777,9 +4756,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/operatingSystems/{operatingSystemId}/controlPanels/{controlPanelId}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::ControlPanelWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, operating_system_id, control_panel_id } = self;
             let operating_system_id = operating_system_id
                 .map_err(Error::InvalidRequest)?;
@@ -16798,15 +4775,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_control_panel",
             };
@@ -16815,21 +4784,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16877,12 +4832,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/operatingSystems/{operatingSystemId}/partitionSchema`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<types::PartitionSchemaWrapper>,
-            Error<types::ErrorBody>,
-        > {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, operating_system_id, server_pack_id } = self;
             let operating_system_id = operating_system_id
                 .map_err(Error::InvalidRequest)?;
@@ -16903,10 +4853,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .query(
                     &progenitor_client::QueryParam::new("serverPackId", &server_pack_id),
                 )
@@ -16920,21 +4866,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -16977,9 +4909,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/privateNetworks`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PrivateNetworkList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, limit, offset } = self;
             let limit = limit.map_err(Error::InvalidRequest)?;
             let offset = offset.map_err(Error::InvalidRequest)?;
@@ -16996,10 +4926,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .query(&progenitor_client::QueryParam::new("limit", &limit))
                 .query(&progenitor_client::QueryParam::new("offset", &offset))
                 .headers(header_map)
@@ -17012,21 +4938,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17043,12 +4955,7 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `POST` request to `/v1/privateNetworks`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<types::PrivateNetworkCreated>,
-            Error<types::ErrorBody>,
-        > {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/privateNetworks", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -17060,15 +4967,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "create_private_network",
             };
@@ -17077,21 +4976,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17121,9 +5006,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/privateNetworks/{id}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PrivateNetworkArray>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -17139,15 +5022,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_private_network",
             };
@@ -17156,21 +5031,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17200,12 +5061,7 @@ pub mod builder {
             self
         }
         ///Sends a `DELETE` request to `/v1/privateNetworks/{id}`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<types::PrivateNetworkMessage>,
-            Error<types::ErrorBody>,
-        > {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -17221,15 +5077,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .delete(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "delete_private_network",
             };
@@ -17238,21 +5086,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200..=299 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17315,7 +5149,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/privateNetworks/{privateNetworkId}/bareMetals`
-        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, private_network_id, body } = self;
             let private_network_id = private_network_id.map_err(Error::InvalidRequest)?;
             let body = body
@@ -17340,10 +5174,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -17355,21 +5185,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                204u16 => Ok(ResponseValue::empty(response)),
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17417,7 +5233,7 @@ pub mod builder {
             self
         }
         ///Sends a `DELETE` request to `/v1/privateNetworks/{privateNetworkId}/bareMetals/{bareMetalId}`
-        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, private_network_id, bare_metal_id } = self;
             let private_network_id = private_network_id.map_err(Error::InvalidRequest)?;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -17435,15 +5251,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .delete(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "remove_private_network_bare_metal",
             };
@@ -17452,21 +5260,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                204u16 => Ok(ResponseValue::empty(response)),
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17483,9 +5277,7 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/v1/privateRacks`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PrivateRackList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/privateRacks", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -17497,15 +5289,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_private_racks",
             };
@@ -17514,21 +5298,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17561,9 +5331,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/privateRacks/{privateRackId}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PrivateRackWrapper>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, private_rack_id } = self;
             let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -17579,15 +5347,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_private_rack",
             };
@@ -17596,21 +5356,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17643,9 +5389,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/privateRacks/{privateRackId}/ips`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::PrivateRackIpList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, private_rack_id } = self;
             let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -17661,15 +5405,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_private_rack_ips",
             };
@@ -17678,21 +5414,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17739,12 +5461,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/privateRacks/{privateRackId}/ips/{ipAddress}`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<types::PrivateRackIpWrapper>,
-            Error<types::ErrorBody>,
-        > {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, private_rack_id, ip_address } = self;
             let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
             let ip_address = ip_address.map_err(Error::InvalidRequest)?;
@@ -17761,15 +5478,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_private_rack_ip",
             };
@@ -17778,21 +5487,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17863,12 +5558,7 @@ pub mod builder {
             self
         }
         ///Sends a `PUT` request to `/v1/privateRacks/{privateRackId}/ips/{ipAddress}`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<types::PrivateRackIpWrapper>,
-            Error<types::ErrorBody>,
-        > {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, private_rack_id, ip_address, body } = self;
             let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
             let ip_address = ip_address.map_err(Error::InvalidRequest)?;
@@ -17893,10 +5583,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .put(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .form_urlencoded(&body)?
                 .headers(header_map)
                 .build()?;
@@ -17908,21 +5594,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -17983,12 +5655,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/privateRacks/{privateRackId}/networkUsage`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<types::PrivateRackNetworkUsage>,
-            Error<types::ErrorBody>,
-        > {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, private_rack_id, date_from, date_to } = self;
             let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
             let date_from = date_from.map_err(Error::InvalidRequest)?;
@@ -18009,10 +5676,6 @@ pub mod builder {
             let mut request = client
                 .client
                 .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
                 .query(&progenitor_client::QueryParam::new("dateFrom", &date_from))
                 .query(&progenitor_client::QueryParam::new("dateTo", &date_to))
                 .headers(header_map)
@@ -18025,21 +5688,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -18056,9 +5705,7 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/v1/rescueImages`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::RescueImageList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/rescueImages", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -18070,15 +5717,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_rescue_images",
             };
@@ -18087,21 +5726,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -18118,9 +5743,7 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/v1/services`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::ServiceList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/services", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -18132,15 +5755,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_services",
             };
@@ -18149,21 +5764,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -18180,9 +5781,7 @@ pub mod builder {
             Self { client: client }
         }
         ///Sends a `GET` request to `/v1/virtualServers`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::VirtualServerList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/virtualServers", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -18194,15 +5793,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "list_virtual_servers",
             };
@@ -18211,21 +5802,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -18255,9 +5832,7 @@ pub mod builder {
             self
         }
         ///Sends a `GET` request to `/v1/virtualServers/{id}`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::VirtualServerList>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -18272,15 +5847,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "get_virtual_server",
             };
@@ -18289,21 +5856,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -18333,9 +5886,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/virtualServers/{id}/powerOff`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::AsyncJobResponse>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -18351,15 +5902,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "power_off_virtual_server",
             };
@@ -18368,21 +5911,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                202u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -18412,9 +5941,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/virtualServers/{id}/powerOn`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::AsyncJobResponse>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -18430,15 +5957,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "power_on_virtual_server",
             };
@@ -18447,21 +5966,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                202u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -18491,9 +5996,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/virtualServers/{id}/reboot`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::AsyncJobResponse>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -18509,15 +6012,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "reboot_virtual_server",
             };
@@ -18526,21 +6021,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                202u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
@@ -18570,9 +6051,7 @@ pub mod builder {
             self
         }
         ///Sends a `POST` request to `/v1/virtualServers/{id}/reinstall`
-        pub async fn send(
-            self,
-        ) -> Result<ResponseValue<types::AsyncJobResponse>, Error<types::ErrorBody>> {
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -18588,15 +6067,7 @@ pub mod builder {
                     ),
                 );
             #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
+            let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
                 operation_id: "reinstall_virtual_server",
             };
@@ -18605,21 +6076,7 @@ pub mod builder {
             client.post(&result, &info).await?;
             let response = result?;
             match response.status().as_u16() {
-                202u16 => ResponseValue::from_response(response).await,
-                400u16..=499u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                500u16..=599u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
+                200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }

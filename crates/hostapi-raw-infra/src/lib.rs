@@ -3,16 +3,13 @@
 //! committed in `generated/client.rs` for review; `cargo xtask codegen --check` keeps
 //! it in step.
 //!
-//! Nothing here is hand-written but this file and [`shapes`] (types the generator is
-//! told to use in place of its own). Use the `hostapi` facade, not this crate: the
-//! wire's quirks are left as they are here.
+//! Nothing here is hand-written but this file. The generated calls build requests and
+//! hand back each answer as bytes, for the `hostapi` facade to read: use the facade, not
+//! this crate.
 
 // Generated code: documented from the spec where the spec says something.
 #![allow(missing_docs, unreachable_pub, rust_2018_idioms, clippy::all)]
 
 include!(concat!(env!("OUT_DIR"), "/generated.rs"));
-
-#[warn(missing_docs, unreachable_pub, rust_2018_idioms, clippy::all)]
-pub mod shapes;
 
 hostapi_hooks::impl_client_hooks!(Client);

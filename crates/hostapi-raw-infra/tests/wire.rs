@@ -1,17 +1,18 @@
-//! The generated v1 client on the wire: what it sends, and what it decodes.
+//! The generated v1 client on the wire: what it sends, and the answer handed over as
+//! bytes.
 
 use hostapi_hooks::{CallHooks, Hooks};
 use hostapi_raw_infra::Client;
-use hostapi_raw_infra::shapes::VirtualServerIpAddresses;
 use hostapi_raw_infra::types::UpdateDomainTtlForm;
-use httpmock::Method::{GET, PUT};
+use futures::TryStreamExt;
+use httpmock::Method::PUT;
 use httpmock::MockServer;
 
 /// Adds the API key the way the facade's hooks do, to show the seam works.
 struct ApiKey;
 
 impl CallHooks for ApiKey {
-    fn prepare(&self, request: &mut reqwest::Request, _: &'static str) -> Result<(), String> {
+    fn prepare(&self, request: &mut reqwest::Request) -> Result<(), String> {
         request.headers_mut().insert(
             "x-svc-auth",
             reqwest::header::HeaderValue::from_static("k-123"),
@@ -51,65 +52,9 @@ async fn domain_ttl_is_a_form_encoded_put() {
         .body(UpdateDomainTtlForm { ttl: 3600 })
         .send()
         .await
-        .expect("answer decodes")
-        .into_inner();
+        .expect("a 2XX answer");
     mock.assert_async().await;
-    assert_eq!(answer.domain.ttl, Some(3600));
-    assert_eq!(answer.domain.domain, "example.com");
+    let chunks: Vec<bytes::Bytes> = answer.into_inner_stream().try_collect().await.unwrap();
+    assert!(chunks.concat().starts_with(br#"{"domain":"#), "handed over as sent");
 }
 
-#[tokio::test]
-async fn ip_addresses_decode_in_both_shapes() {
-    let server = MockServer::start_async().await;
-    server
-        .mock_async(|when, then| {
-            when.method(GET).path("/v1/virtualServers/1").header("x-svc-auth", "k-123");
-            then.status(200).body(
-                r#"{"virtualServers":[{"id":1,"ipAddresses":{"192.0.2.1":{"isNulled":false,"reverseDNS":"a.example"}}}]}"#,
-            );
-        })
-        .await;
-    server
-        .mock_async(|when, then| {
-            when.method(GET).path("/v1/virtualServers/2");
-            then.status(200).body(
-                r#"{"virtualServers":[{"id":2,"ipAddresses":[{"ip":"192.0.2.2","isNulled":true,"reverseDNS":""}]}]}"#,
-            );
-        })
-        .await;
-    let client = client(&server);
-
-    let keyed = client
-        .get_virtual_server()
-        .id(1)
-        .send()
-        .await
-        .unwrap()
-        .into_inner();
-    match &keyed.virtual_servers[0].ip_addresses {
-        Some(VirtualServerIpAddresses::Map(map)) => {
-            assert_eq!(
-                map.0
-                    .get("192.0.2.1")
-                    .and_then(|s| s.reverse_dns.as_deref()),
-                Some("a.example")
-            );
-        }
-        other => panic!("expected the keyed shape, got {other:?}"),
-    }
-
-    let listed = client
-        .get_virtual_server()
-        .id(2)
-        .send()
-        .await
-        .unwrap()
-        .into_inner();
-    match &listed.virtual_servers[0].ip_addresses {
-        Some(VirtualServerIpAddresses::List(list)) => {
-            assert_eq!(list.0[0].ip.as_deref(), Some("192.0.2.2"));
-            assert_eq!(list.0[0].is_nulled, Some(true));
-        }
-        other => panic!("expected the array shape, got {other:?}"),
-    }
-}
