@@ -30,7 +30,6 @@ pub(crate) fn generate() -> String {
         hostapi::BandwidthUsage,
         hostapi::DataTrafficUsage,
         hostapi::IpAddress,
-        hostapi::DhcpLeaseList,
         hostapi::DhcpLease,
         hostapi::PrivateRack,
         hostapi::RackNetworkUsage,
@@ -50,6 +49,7 @@ pub(crate) fn generate() -> String {
         hostapi::Acl,
         hostapi::Origin,
         hostapi::PurgeEntry,
+        hostapi::PurgeJob,
         hostapi::PurgeJobId,
     );
     let definitions = generator.take_definitions(true);

@@ -105,6 +105,7 @@ impl BulkOptions {
 
 /// The outcome of one input of a bulk operation.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct BulkItem<I, T> {
     /// The input's position in the order given, from 0.
     pub index: usize,
@@ -128,10 +129,10 @@ pub struct BulkItem<I, T> {
 /// use hostapi::{BulkOptions, bulk};
 ///
 /// let client = hostapi::Client::from_env()?;
-/// let domains = futures::stream::iter(["acme-1.com", "acme-2.net"]);
-/// let results: Vec<_> = bulk(domains, BulkOptions::new(4), |name| {
-///     let client = &client;
-///     async move { client.domains().get(name).await }
+/// let names: Vec<hostapi::DomainName> = vec!["acme-1.com".parse()?, "acme-2.net".parse()?];
+/// let results: Vec<_> = bulk(futures::stream::iter(names), BulkOptions::new(4), |name| {
+///     let domains = client.domains();
+///     async move { domains.get(&name).await }
 /// })
 /// .collect()
 /// .await;
@@ -206,11 +207,17 @@ impl<T> Future for Spawned<T> {
                     Ok(panic) => std::panic::resume_unwind(panic),
                     // Only a runtime shutting down cancels these tasks (dropping this
                     // aborts its own, but then nothing polls it).
-                    Err(_) => Err(Error::Transport {
-                        operation: "get_many",
-                        message: "the read was cancelled: its runtime is shutting down".to_owned(),
-                        source: None,
-                    }),
+                    Err(_) => Err(Error::Transport(Box::new(crate::error::TransportError {
+                        call: crate::error::CallInfo {
+                            operation: "get_many",
+                            method: String::new(),
+                            path: String::new(),
+                            attempts: 0,
+                            elapsed: std::time::Duration::ZERO,
+                        },
+                        cause: crate::error::TransportCause::Other,
+                        source: Some("the read was cancelled: its runtime is shutting down".into()),
+                    }))),
                 },
             })
     }
@@ -225,7 +232,7 @@ impl<T> Drop for Spawned<T> {
 /// `get_many` for a handle whose `get` reads one record by id.
 macro_rules! get_many {
     ($handle:ident, $id:ty, $record:ty, $what:literal) => {
-        impl<'a> $handle<'a> {
+        impl $handle {
             #[doc = concat!("Reads many ", $what, " (what [`get`](Self::get) reads), with at most")]
             /// `options.concurrency()` requests in flight; one [`BulkItem`] per id, a
             /// failure being that id's error.
@@ -239,32 +246,27 @@ macro_rules! get_many {
                 &self,
                 ids: I,
                 options: BulkOptions,
-            ) -> impl Stream<Item = BulkItem<$id, $record>> + Send + 'a
+            ) -> impl Stream<Item = BulkItem<$id, $record>> + Send + 'static
             where
                 I: IntoIterator<Item = $id>,
-                I::IntoIter: Send + 'a,
+                I::IntoIter: Send + 'static,
             {
-                let this = *self;
+                let this = self.clone();
                 bulk(
                     futures::stream::iter(ids),
                     options,
-                    move |id| match multi_thread_runtime() {
-                        Some(runtime) => {
-                            let client = this.handle.client.clone();
-                            let options = this.handle.options;
-                            let read = async move {
-                                let handle = crate::handle::Handle {
-                                    client: &client,
-                                    options,
-                                };
-                                $handle { handle }.get(&id).await
-                            };
-                            // The read's span stays under the caller's, as unspawned.
-                            let read =
-                                tracing::Instrument::instrument(read, tracing::Span::current());
-                            futures::future::Either::Left(Spawned(runtime.spawn(read)))
+                    move |id| {
+                        let this = this.clone();
+                        let read = async move { this.get(&id).await };
+                        match multi_thread_runtime() {
+                            Some(runtime) => {
+                                // The read's span stays under the caller's, as unspawned.
+                                let read =
+                                    tracing::Instrument::instrument(read, tracing::Span::current());
+                                futures::future::Either::Left(Spawned(runtime.spawn(read)))
+                            }
+                            None => futures::future::Either::Right(read),
                         }
-                        None => futures::future::Either::Right(async move { this.get(&id).await }),
                     },
                 )
             }
@@ -474,11 +476,11 @@ mod tests {
         let read = Spawned::<u8>(runtime.spawn(std::future::pending()));
         runtime.shutdown_timeout(Duration::from_secs(10));
         match futures::executor::block_on(read) {
-            Err(Error::Transport {
-                operation, message, ..
-            }) => {
-                assert_eq!(operation, "get_many");
-                assert!(message.contains("shutting down"), "{message}");
+            Err(Error::Transport(error)) => {
+                use std::error::Error as _;
+                assert_eq!(error.call.operation, "get_many");
+                let source = Error::Transport(error).source().map(ToString::to_string);
+                assert!(source.as_deref().is_some_and(|s| s.contains("shutting down")), "{source:?}");
             }
             other => panic!("{other:?}"),
         }

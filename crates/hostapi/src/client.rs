@@ -10,7 +10,10 @@ use secrecy::{ExposeSecret, SecretString};
 
 use crate::Error;
 use crate::config;
+use crate::read::ReadMode;
+use crate::scrub::Scrubber;
 use crate::signing::{CdnSigner, Clock, SystemClock};
+use crate::transport::Transport;
 use crate::transport::hooks::{Auth, FacadeHooks};
 use crate::transport::retry::RetryPolicy;
 
@@ -33,6 +36,8 @@ pub const USER_AGENT: &str = concat!("hostapi/", env!("CARGO_PKG_VERSION"));
 /// Cheap to clone (clones share one connection pool). Build one with
 /// [`Client::builder`] or [`Client::from_env`], then reach each resource group through
 /// its handle: [`Client::virtual_servers`], [`Client::bare_metals`], [`Client::cdn`]…
+/// Handles hold a clone of the client, so they (and the streams they make) can be
+/// stored, moved into tasks and spawned.
 ///
 /// `Debug` shows the base URLs and whether credentials are set, never the credentials.
 #[derive(Clone)]
@@ -44,11 +49,13 @@ pub(crate) struct ClientInner {
     pub(crate) infra: hostapi_raw_infra::Client,
     pub(crate) cloud: hostapi_raw_cloud::Client,
     pub(crate) cdn: hostapi_raw_cdn::Client,
+    /// How every call is made and read.
+    pub(crate) transport: Transport,
     /// The CDN customer number, when configured.
     pub(crate) cdn_customer: Option<String>,
     /// Signs CDN paths; also the clock CDN timestamps come from.
     pub(crate) cdn_signer: Option<CdnSigner>,
-    /// The hooks of the v1/cloud and CDN clients, for the few calls written by hand
+    /// The hooks of the v1 and cloud clients, for the few requests written by hand
     /// (the install form, PNG graphs).
     pub(crate) api_hooks: Hooks,
     pub(crate) http: reqwest::Client,
@@ -104,6 +111,8 @@ pub struct ClientBuilder {
     timeout: Option<Duration>,
     retry: Option<RetryPolicy>,
     clock: Option<Arc<dyn Clock>>,
+    max_answer_bytes: Option<usize>,
+    strict: bool,
 }
 
 impl fmt::Debug for ClientBuilder {
@@ -117,6 +126,8 @@ impl fmt::Debug for ClientBuilder {
             .field("connect_timeout", &self.connect_timeout)
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
+            .field("max_answer_bytes", &self.max_answer_bytes)
+            .field("strict", &self.strict)
             .finish_non_exhaustive()
     }
 }
@@ -160,8 +171,8 @@ impl ClientBuilder {
         self
     }
 
-    /// How long one attempt may take, from connecting to the end of the answer
-    /// (default 30 s).
+    /// How long one attempt may take, from sending to the end of the answer
+    /// (default 30 s). The retry policy's deadline bounds all attempts together.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -178,6 +189,27 @@ impl ClientBuilder {
         self.clock = Some(Arc::new(clock));
         self
     }
+
+    /// The largest answer the client reads, in bytes (default
+    /// [`ClientBuilder::DEFAULT_MAX_ANSWER_BYTES`], 64 MiB: far above the largest real
+    /// answer). A larger answer fails with [`Error::AnswerTooLarge`] and its
+    /// connection is closed; the rest is never read. Error answers are read up to 64
+    /// KiB whatever this says.
+    pub fn max_answer_bytes(mut self, bytes: usize) -> Self {
+        self.max_answer_bytes = Some(bytes);
+        self
+    }
+
+    /// Reads answers strictly: a field that cannot be read fails its record (or the
+    /// call) instead of reading as `None` with a warning. For tests that want to hear
+    /// of every value the wire policy had to forgive (see the crate docs).
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// The default of [`ClientBuilder::max_answer_bytes`]: 64 MiB.
+    pub const DEFAULT_MAX_ANSWER_BYTES: usize = 64 * 1024 * 1024;
 
     /// Checks the configuration and builds the client. Nothing is sent.
     ///
@@ -218,15 +250,27 @@ impl ClientBuilder {
         let retry = self.retry.unwrap_or_default();
         retry.check()?;
         let attempt_timeout = self.timeout.unwrap_or(Duration::from_secs(30));
+        if attempt_timeout.is_zero() {
+            return Err(Error::invalid("timeout", "is zero; no attempt could finish"));
+        }
+        let max_answer_bytes = self
+            .max_answer_bytes
+            .unwrap_or(ClientBuilder::DEFAULT_MAX_ANSWER_BYTES);
+        if max_answer_bytes == 0 {
+            return Err(Error::invalid("max_answer_bytes", "is zero"));
+        }
 
         // One rustls provider for the process; keep one the application installed.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let mut http = reqwest::Client::builder()
             .user_agent(USER_AGENT)
             .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
-            // The attempt timeout: the hooks give a request its own only when the
-            // call's deadline leaves less.
-            .timeout(attempt_timeout)
+            // No redirect is followed: the credentials of a request would go with it
+            // to whatever host `Location` names (plain http included). A 3xx is an
+            // error naming that host. And no `Referer`, which would carry a signed
+            // CDN URL.
+            .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
             .pool_idle_timeout(Duration::from_secs(60));
         // Plain http is only accepted for loopback hosts; when every interface is
         // reached that way (the simulator, tests), no TLS trust roots are needed, and
@@ -251,11 +295,11 @@ impl ClientBuilder {
             }
             (None, _) => Auth::Missing {
                 argument: "api_key",
-                hint: "not configured: set HOSTAPI_API_KEY or ClientBuilder::api_key",
+                hint: "not configured (HOSTAPI_API_KEY)",
             },
             (Some(_), None) => Auth::Missing {
                 argument: "base_url",
-                hint: "not configured: set HOSTAPI_BASE_URL or ClientBuilder::base_url",
+                hint: "not configured (HOSTAPI_BASE_URL)",
             },
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
@@ -267,23 +311,25 @@ impl ClientBuilder {
             (Some(signer), _) => Auth::Cdn(signer.clone()),
             (None, None) if self.cdn_secret.is_some() => Auth::Missing {
                 argument: "cdn_base_url",
-                hint: "not configured: set HOSTAPI_CDN_BASE_URL or ClientBuilder::cdn_base_url",
+                hint: "not configured (HOSTAPI_CDN_BASE_URL)",
             },
             (None, _) => Auth::Missing {
                 argument: "cdn_secret",
-                hint: "not configured: set HOSTAPI_CDN_SECRET or ClientBuilder::cdn_secret",
+                hint: "not configured (HOSTAPI_CDN_SECRET)",
             },
         };
-        let api_hooks = Hooks::new(FacadeHooks {
-            auth: api_auth,
-            retry: retry.clone(),
-            attempt_timeout,
-        });
-        let cdn_hooks = Hooks::new(FacadeHooks {
-            auth: cdn_auth,
+        let api_hooks = Hooks::new(FacadeHooks { auth: api_auth });
+        let cdn_hooks = Hooks::new(FacadeHooks { auth: cdn_auth });
+        let scrub = Scrubber::new(self.api_key.iter().chain(self.cdn_secret.iter()));
+        let transport = Transport {
             retry,
             attempt_timeout,
-        });
+            max_answer_bytes,
+            mode: ReadMode {
+                strict: self.strict,
+            },
+            scrub,
+        };
 
         // Unconfigured interfaces get a base URL that cannot be reached; their calls
         // stop in the hooks before anything is sent.
@@ -303,6 +349,7 @@ impl ClientBuilder {
                     api_hooks.clone(),
                 ),
                 cdn: hostapi_raw_cdn::Client::new_with_client(cdn_base, http.clone(), cdn_hooks),
+                transport,
                 cdn_customer: self.cdn_customer,
                 cdn_signer,
                 api_hooks,

@@ -1,23 +1,25 @@
-//! What every resource handle shares: the client, the options of its calls, and the
-//! ways to run a generated call.
+//! What every resource handle shares: a clone of the client, the options of its calls,
+//! and the way to make a call.
 
-use progenitor_client::{Error as RawError, ResponseValue};
-use serde::de::DeserializeOwned;
+use progenitor_client::Error as RawError;
 
-use crate::transport::{self, Answer, CallOptions};
+use crate::transport::send::RawOutcome;
+use crate::transport::{Answer, CallOptions, send_raw};
 use crate::{Client, Error};
 
-/// The client and call options behind a resource handle.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Handle<'a> {
-    pub(crate) client: &'a Client,
+/// The client and call options behind a resource handle. It owns a clone of the
+/// client (an `Arc` inside), so handles, and the streams and futures they make, are
+/// `'static` and `Send`.
+#[derive(Debug, Clone)]
+pub(crate) struct Handle {
+    pub(crate) client: Client,
     pub(crate) options: CallOptions,
 }
 
-impl<'a> Handle<'a> {
-    pub(crate) fn new(client: &'a Client) -> Self {
+impl Handle {
+    pub(crate) fn new(client: &Client) -> Self {
         Self {
-            client,
+            client: client.clone(),
             options: CallOptions::default(),
         }
     }
@@ -28,67 +30,53 @@ impl<'a> Handle<'a> {
         self
     }
 
-    pub(crate) fn infra(&self) -> &'a hostapi_raw_infra::Client {
+    pub(crate) fn infra(&self) -> &hostapi_raw_infra::Client {
         &self.client.inner.infra
     }
 
-    pub(crate) fn cloud(&self) -> &'a hostapi_raw_cloud::Client {
+    pub(crate) fn cloud(&self) -> &hostapi_raw_cloud::Client {
         &self.client.inner.cloud
     }
 
-    pub(crate) fn cdn(&self) -> &'a hostapi_raw_cdn::Client {
+    pub(crate) fn cdn(&self) -> &hostapi_raw_cdn::Client {
         &self.client.inner.cdn
     }
 
-    // Each of these boxes the generated call's future before anything awaits it: the
-    // future of a facade call then holds a pointer instead of the generated future's
-    // few kilobytes, which would otherwise be copied whole each time the call's future
-    // moves (into a bulk helper's queue, into a spawned task…).
-
-    /// Runs a generated call with a JSON answer.
-    pub(crate) fn json<T: DeserializeOwned, E>(
-        &self,
-        operation: &'static str,
-        call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
-    ) -> impl Future<Output = Result<Answer<T>, Error>> {
-        transport::json(operation, self.options, Box::pin(call))
+    /// Makes a call: `attempt` runs the generated request, once per attempt (see
+    /// [`Transport::call`](crate::transport::Transport::call)).
+    pub(crate) async fn call<F, Fut>(&self, operation: &'static str, attempt: F) -> Result<Answer, Error>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = RawOutcome>,
+    {
+        self.client
+            .inner
+            .transport
+            .call(operation, self.options, attempt)
+            .await
     }
 
-    /// Runs a generated call whose success body the facade decodes itself: the body.
-    pub(crate) fn body<W: DeserializeOwned, E>(
+    /// Makes a v1 call the generated code cannot (a nested form, a PNG answer): `build`
+    /// makes the request for each attempt, and the v1 hooks prepare it.
+    pub(crate) async fn call_raw(
         &self,
         operation: &'static str,
-        call: impl Future<Output = Result<ResponseValue<W>, RawError<E>>>,
-    ) -> impl Future<Output = Result<transport::Body, Error>> {
-        transport::body(operation, self.options, Box::pin(call))
-    }
-
-    /// Runs a generated call whose answer is `list`, decoded and normalised record by
-    /// record.
-    pub(crate) fn records<W: DeserializeOwned, E, R: DeserializeOwned, T>(
-        &self,
-        operation: &'static str,
-        call: impl Future<Output = Result<ResponseValue<W>, RawError<E>>>,
-        list: &transport::RecordList<R, T>,
-    ) -> impl Future<Output = Result<Vec<T>, Error>> {
-        let body = self.body(operation, call);
-        async move {
-            let body = body.await?;
-            body.decoded(list.decode(operation, &body.bytes))
-        }
-    }
-
-    /// Runs a generated call whose answer has no body.
-    pub(crate) fn empty<T, E>(
-        &self,
-        operation: &'static str,
-        call: impl Future<Output = Result<ResponseValue<T>, RawError<E>>>,
-    ) -> impl Future<Output = Result<(), Error>> {
-        transport::empty(operation, self.options, Box::pin(call))
+        build: impl Fn(&reqwest::Client) -> reqwest::Result<reqwest::Request>,
+    ) -> Result<Answer, Error> {
+        let inner = &self.client.inner;
+        let hooks = &inner.api_hooks;
+        self.call(operation, || {
+            let request = build(&inner.http);
+            async move {
+                let request = request.map_err(|e| RawError::InvalidRequest(e.to_string()))?;
+                send_raw(hooks, &inner.http, request).await
+            }
+        })
+        .await
     }
 }
 
-/// Adds `retry_unsafe()` to a resource handle.
+/// Adds `retry_unsafe()` to a resource handle whose only field is `handle`.
 macro_rules! retry_unsafe_option {
     () => {
         /// The same handle, with calls that are not idempotent (POST: power, create,
@@ -98,6 +86,7 @@ macro_rules! retry_unsafe_option {
         pub fn retry_unsafe(self) -> Self {
             Self {
                 handle: self.handle.retrying_unsafe(),
+                ..self
             }
         }
     };

@@ -88,9 +88,14 @@ pub fn expose_secrets<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Whether secrets are being serialised as their values (inside [`expose_secrets`]).
+pub(crate) fn exposed() -> bool {
+    EXPOSED.with(Cell::get)
+}
+
 impl Serialize for Secret {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if EXPOSED.with(Cell::get) {
+        if exposed() {
             serializer.serialize_str(self.expose())
         } else {
             serializer.serialize_str(REDACTED)

@@ -1,5 +1,10 @@
 //! Waiting for asynchronous work: poll until a state is reached, with an interval, a
-//! deadline and a progress callback.
+//! deadline kept exactly, and a progress callback.
+//!
+//! Every waiter of every resource group takes `&WaitOptions`. Waiters prove the
+//! transition they wait for: a waiter started right after a call does not accept the
+//! state from before the call as the result of the call (see each waiter's docs for
+//! what it must see first).
 
 use std::fmt;
 use std::sync::Arc;
@@ -8,6 +13,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::Error;
+use crate::error::WaitError;
 
 /// How a waiter polls: how often, for how long, and whom it tells.
 ///
@@ -46,6 +52,10 @@ impl Default for WaitOptions {
 }
 
 impl WaitOptions {
+    /// The shortest interval between polls a waiter accepts (100 ms): polling faster
+    /// only loads the service.
+    pub const MIN_INTERVAL: Duration = Duration::from_millis(100);
+
     /// Poll every 5 s for at most 30 min, telling no one.
     pub fn new() -> Self {
         Self {
@@ -55,13 +65,16 @@ impl WaitOptions {
         }
     }
 
-    /// Time between polls.
+    /// Time between polls (at least [`WaitOptions::MIN_INTERVAL`]: a waiter refuses a
+    /// shorter one before polling).
     pub fn interval(mut self, interval: Duration) -> Self {
         self.interval = interval;
         self
     }
 
-    /// How long to wait in all before giving up with [`Error::WaitTimeout`].
+    /// How long to wait in all before giving up with [`Error::WaitTimeout`]. The
+    /// waiter polls one last time at the deadline, and never waits past it (beyond the
+    /// time of that last poll).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -72,12 +85,37 @@ impl WaitOptions {
         self.progress = Some(Arc::new(progress));
         self
     }
+
+    /// The time between polls.
+    pub fn poll_interval(&self) -> Duration {
+        self.interval
+    }
+
+    /// The deadline, counted from the first poll.
+    pub fn deadline(&self) -> Duration {
+        self.timeout
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        if self.interval < Self::MIN_INTERVAL {
+            return Err(Error::invalid(
+                "interval",
+                format!(
+                    "{} is shorter than the {} floor between polls",
+                    human_duration(self.interval),
+                    human_duration(Self::MIN_INTERVAL)
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// What a waiter has seen so far; passed to the progress callback after each poll.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WaitProgress {
-    /// What is awaited, e.g. `installation of bare metal 1234`.
+    /// What is awaited, e.g. `bare metal 20001 to be installed`.
     pub what: String,
     /// The state seen at the last poll.
     pub state: String,
@@ -87,18 +125,25 @@ pub struct WaitProgress {
     pub polls: u32,
 }
 
-/// The outcome of one poll.
+/// What one poll means for a wait.
 pub(crate) enum Poll<T> {
     /// The goal is reached.
     Done(T),
     /// Not yet; the state seen.
     Pending(String),
+    /// A state that may be a passing glitch (the service's UNKNOWN, a member not yet
+    /// listed): tolerated for [`UNSURE_POLLS`] polls in a row, then the wait fails
+    /// with it.
+    Unsure(String),
     /// The goal cannot be reached from here; the state seen.
     Failed(String),
 }
 
-/// Polls until `poll` reports done or failed, or the deadline passes. Errors of a
-/// poll end the wait (the calls themselves already retried what may pass).
+/// How many polls in a row may see an unsure state.
+pub(crate) const UNSURE_POLLS: u32 = 3;
+
+/// Polls until `poll` reports done or failed, or the deadline passes. An error of a
+/// poll ends the wait (the calls themselves already retried what may pass).
 pub(crate) async fn poll_until<T, F, Fut>(
     what: String,
     options: &WaitOptions,
@@ -108,14 +153,27 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<Poll<T>, Error>>,
 {
+    options.check()?;
     let started = Instant::now();
+    let deadline = started + options.timeout;
     let mut polls = 0u32;
+    let mut unsure = 0u32;
     loop {
         polls += 1;
         let state = match poll().await? {
             Poll::Done(value) => return Ok(value),
-            Poll::Failed(state) => return Err(Error::WaitFailed { what, state }),
-            Poll::Pending(state) => state,
+            Poll::Failed(state) => return Err(wait_failed(what, state, started.elapsed())),
+            Poll::Unsure(state) => {
+                unsure += 1;
+                if unsure > UNSURE_POLLS {
+                    return Err(wait_failed(what, state, started.elapsed()));
+                }
+                state
+            }
+            Poll::Pending(state) => {
+                unsure = 0;
+                state
+            }
         };
         let elapsed = started.elapsed();
         tracing::debug!(what = %what, state = %state, polls, "hostapi: still waiting");
@@ -127,15 +185,40 @@ where
                 polls,
             });
         }
-        if elapsed.saturating_add(options.interval) > options.timeout {
-            return Err(Error::WaitTimeout {
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(Error::WaitTimeout(Box::new(WaitError {
                 what,
-                waited: elapsed,
                 last_seen: state,
-            });
+                waited: options.timeout,
+            })));
         }
-        tokio::time::sleep(options.interval).await;
+        // The last pause ends at the deadline, for one last poll there.
+        tokio::time::sleep_until(deadline.min(now + options.interval)).await;
     }
+}
+
+fn wait_failed(what: String, state: String, waited: Duration) -> Error {
+    Error::WaitFailed(Box::new(WaitError {
+        what,
+        last_seen: state,
+        waited,
+    }))
+}
+
+/// A duration for people: `850ms`, `5.0s`, `2m10s`, `1h05m`.
+pub fn human_duration(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    if seconds == 0 {
+        return format!("{}ms", duration.as_millis());
+    }
+    if seconds < 60 {
+        return format!("{:.1}s", duration.as_secs_f64());
+    }
+    if seconds < 3600 {
+        return format!("{}m{:02}s", seconds / 60, seconds % 60);
+    }
+    format!("{}h{:02}m", seconds / 3600, (seconds % 3600) / 60)
 }
 
 #[cfg(test)]
@@ -151,11 +234,7 @@ mod tests {
         let options = WaitOptions::new()
             .interval(Duration::from_secs(1))
             .on_progress(move |p| log.lock().unwrap().push((p.state.clone(), p.polls)));
-        let mut states = vec![
-            Poll::Done(7),
-            Poll::Pending("B".into()),
-            Poll::Pending("A".into()),
-        ];
+        let mut states = vec![Poll::Done(7), Poll::Pending("B".into()), Poll::Pending("A".into())];
         let value = poll_until("thing".into(), &options, || {
             let next = states.pop().unwrap();
             async move { Ok(next) }
@@ -163,59 +242,81 @@ mod tests {
         .await
         .unwrap();
         assert_eq!(value, 7);
-        assert_eq!(
-            *seen.lock().unwrap(),
-            [("A".to_owned(), 1), ("B".to_owned(), 2)]
-        );
+        assert_eq!(*seen.lock().unwrap(), [("A".to_owned(), 1), ("B".to_owned(), 2)]);
     }
 
     #[tokio::test(start_paused = true)]
-    async fn gives_up_at_the_deadline_naming_the_last_state() {
+    async fn keeps_its_deadline_exactly() {
         let options = WaitOptions::new()
-            .interval(Duration::from_secs(10))
-            .timeout(Duration::from_secs(35));
-        let err = poll_until::<(), _, _>("install".into(), &options, || async {
-            Ok(Poll::Pending("Installing".into()))
+            .interval(Duration::from_secs(3))
+            .timeout(Duration::from_secs(10));
+        let started = Instant::now();
+        let polls = Arc::new(Mutex::new(Vec::new()));
+        let log = polls.clone();
+        let err = poll_until::<(), _, _>("install".into(), &options, || {
+            log.lock().unwrap().push(started.elapsed().as_secs());
+            async { Ok(Poll::Pending("Installing".into())) }
         })
         .await
         .unwrap_err();
+        assert_eq!(*polls.lock().unwrap(), [0, 3, 6, 9, 10], "the last poll is at the deadline");
         match err {
-            Error::WaitTimeout {
-                what,
-                last_seen,
-                waited,
-            } => {
-                assert_eq!(
-                    (what.as_str(), last_seen.as_str()),
-                    ("install", "Installing")
-                );
-                assert_eq!(waited, Duration::from_secs(30));
+            Error::WaitTimeout(e) => {
+                assert_eq!((e.what.as_str(), e.last_seen.as_str()), ("install", "Installing"));
+                assert_eq!(e.waited, Duration::from_secs(10));
             }
             other => panic!("{other}"),
         }
+        assert_eq!(started.elapsed(), Duration::from_secs(10));
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_failed_state_ends_the_wait() {
+    async fn a_failed_state_ends_the_wait_and_unsure_ones_are_tolerated_a_while() {
         let err = poll_until::<(), _, _>("power on".into(), &WaitOptions::new(), || async {
-            Ok(Poll::Failed("UNKNOWN".into()))
+            Ok(Poll::Failed("MAINTENANCE".into()))
         })
         .await
         .unwrap_err();
-        assert!(
-            matches!(err, Error::WaitFailed { ref state, .. } if state == "UNKNOWN"),
-            "{err}"
-        );
+        assert!(matches!(&err, Error::WaitFailed(e) if e.last_seen == "MAINTENANCE"), "{err}");
+
+        let mut states = vec![
+            Poll::Done(1),
+            Poll::Unsure("UNKNOWN".into()),
+            Poll::Unsure("UNKNOWN".into()),
+            Poll::Pending("STARTING".into()),
+            Poll::Unsure("UNKNOWN".into()),
+        ];
+        let done = poll_until("power on".into(), &WaitOptions::new(), || {
+            let next = states.pop().unwrap();
+            async move { Ok(next) }
+        })
+        .await;
+        assert_eq!(done.unwrap(), 1);
+
+        let err = poll_until::<(), _, _>("power on".into(), &WaitOptions::new(), || async {
+            Ok(Poll::Unsure("UNKNOWN".into()))
+        })
+        .await
+        .unwrap_err();
+        assert!(matches!(&err, Error::WaitFailed(e) if e.last_seen == "UNKNOWN"), "{err}");
     }
 
     #[tokio::test(start_paused = true)]
-    async fn an_interval_too_long_to_add_gives_up_instead_of_overflowing() {
-        let options = WaitOptions::new().interval(Duration::MAX);
-        let err = poll_until::<(), _, _>("forever".into(), &options, || async {
-            Ok(Poll::Pending("waiting".into()))
+    async fn refuses_an_interval_under_the_floor() {
+        let options = WaitOptions::new().interval(Duration::ZERO);
+        let err = poll_until::<(), _, _>("x".into(), &options, || async {
+            Ok(Poll::Pending("y".into()))
         })
         .await
         .unwrap_err();
-        assert!(matches!(err, Error::WaitTimeout { .. }), "{err}");
+        assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "interval"));
+    }
+
+    #[test]
+    fn durations_for_people() {
+        assert_eq!(human_duration(Duration::from_millis(850)), "850ms");
+        assert_eq!(human_duration(Duration::from_millis(5004)), "5.0s");
+        assert_eq!(human_duration(Duration::from_secs(130)), "2m10s");
+        assert_eq!(human_duration(Duration::from_secs(3900)), "1h05m");
     }
 }

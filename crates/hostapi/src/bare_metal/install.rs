@@ -3,14 +3,16 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
 
 use super::BareMetals;
-use super::model::{BareMetalPasswords, INSTALLATION_CODE_NORMAL, InstallationStatus};
-use crate::model::{BareMetalId, OperatingSystemId};
+use super::model::{BareMetalPasswords, InstallationState, InstallationStatus};
+use crate::error::ApiError;
+use crate::model::{BareMetalId, OperatingSystemId, RescueImageId};
 use crate::wait::{Poll, WaitOptions, poll_until};
-use crate::{Error, transport, validate};
+use crate::{Error, validate};
 
 /// What to install on a bare metal server: an operating system, and optionally a
 /// partition layout and software RAID.
@@ -32,6 +34,7 @@ use crate::{Error, transport, validate};
 /// # }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct InstallRequest {
     /// The operating system (see the catalogue of operating systems).
     pub os_id: OperatingSystemId,
@@ -72,6 +75,7 @@ impl InstallRequest {
 
 /// How to partition the disk an operating system is installed on.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PartitionLayout {
     /// The disk's device path, e.g. `/dev/sda`.
     pub disk: String,
@@ -106,6 +110,7 @@ impl PartitionLayout {
 
 /// One partition of a [`PartitionLayout`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct InstallPartition {
     /// The filesystem type (`ext4`, `xfs`, `swap`…; the partition schema of an
     /// operating system lists those it takes).
@@ -145,6 +150,7 @@ impl InstallPartition {
 
 /// The size of a partition to install.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InstallPartitionSize {
     /// This many megabytes (more than 0).
     Megabytes(u64),
@@ -369,141 +375,202 @@ pub(crate) fn form_body(os_id: i64, request: &InstallRequest) -> String {
     form.finish()
 }
 
-impl BareMetals<'_> {
+impl BareMetals {
     /// Installs an operating system (`POST /v1/bareMetals/{id}/install`). Everything on
     /// the server's disks is lost. The service answers at once; follow the installation
-    /// with [`installation_status`](Self::installation_status) or
-    /// [`wait_installed`](Self::wait_installed).
+    /// with [`wait_installed`](Self::wait_installed), or use
+    /// [`install_and_wait`](Self::install_and_wait).
     ///
     /// Checked before anything is sent ([`Error::InvalidInput`] naming the field, e.g.
     /// `hdd.partitions[2].size`): the operating system id is numeric; a layout has a
     /// device path, at least one partition, a partition mounted at `/`, sizes above 0
     /// MB, at most one partition taking the rest of the disk, absolute and distinct
     /// mountpoints (none for swap), and a bootable index that names a partition other
-    /// than swap; `raid_level` is 0, 1, 5, 6 or 10, and `number_disks` comes with it
-    /// and suits it (0 and 1: at least 2; 5: at least 3; 6: at least 4; 10: an even
-    /// number, at least 4).
+    /// than swap; `raid_level` is 0, 1, 5, 6 or 10, and `number_disks` comes with it and
+    /// suits it (0 and 1: at least 2; 5: at least 3; 6: at least 4; 10: an even number,
+    /// at least 4).
     ///
-    /// Without a layout the call goes through the generated client (flat form:
-    /// `osId`, `raidLevel`, `numberDisks`). With one it is written by hand, because
-    /// the generated client cannot encode a nested form: `hdd` travels as bracketed
-    /// keys, `hdd[disk]`, `hdd[bootable]`, `hdd[params][0][type]`,
-    /// `hdd[params][0][size]` (MB, or `*` for the rest), `hdd[params][0][mountpoint]`
-    /// — the docs do not show the encoding (quirk 10).
+    /// Without a layout the call goes through the generated client (flat form: `osId`,
+    /// `raidLevel`, `numberDisks`). With one it is written by hand, because the
+    /// generated client cannot encode a nested form: `hdd` travels as bracketed keys,
+    /// `hdd[disk]`, `hdd[bootable]`, `hdd[params][0][type]`, `hdd[params][0][size]` (MB,
+    /// or `*` for the rest), `hdd[params][0][mountpoint]`: the documents do not show the
+    /// encoding (quirk 10).
     pub async fn install(&self, id: &BareMetalId, request: &InstallRequest) -> Result<(), Error> {
-        let id = checked_id(id)?;
         let os_id = validate_request(request)?;
         if request.hdd.is_none() {
-            let form = hostapi_raw_infra::types::InstallBareMetalForm {
-                os_id,
-                hdd: None,
-                raid_level: request.raid_level.map(i64::from),
-                number_disks: request.number_disks.map(i64::from),
-            };
-            let call = self
-                .handle
-                .infra()
-                .install_bare_metal()
-                .bare_metal_id(id)
-                .body(form)
-                .send();
-            return self.handle.empty("installBareMetal", call).await;
+            let infra = self.handle.infra();
+            self.handle
+                .call("installBareMetal", || {
+                    infra
+                        .install_bare_metal()
+                        .bare_metal_id(id.as_str())
+                        .body(hostapi_raw_infra::types::InstallBareMetalForm {
+                            os_id,
+                            hdd: None,
+                            raid_level: request.raid_level.map(i64::from),
+                            number_disks: request.number_disks.map(i64::from),
+                        })
+                        .send()
+                })
+                .await?;
+            return Ok(());
         }
         let url = format!(
             "{}/v1/bareMetals/{}/install",
             progenitor_client::ClientInfo::baseurl(self.handle.infra()),
-            progenitor_client::encode_path(id)
+            progenitor_client::encode_path(id.as_str())
         );
-        let inner = &self.handle.client.inner;
-        let request = inner
-            .http
-            .post(url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header(
-                CONTENT_TYPE,
-                HeaderValue::from_static("application/x-www-form-urlencoded"),
-            )
-            .body(form_body(os_id, request))
-            .build()
-            .map_err(|e| Error::invalid("id", format!("cannot form a request URL: {e}")))?;
-        transport::raw(
-            "installBareMetal",
-            self.handle.options,
-            &inner.api_hooks,
-            &inner.http,
-            request,
-        )
-        .await
-        .map(|_| ())
+        let body = form_body(os_id, request);
+        self.handle
+            .call_raw("installBareMetal", |http| {
+                http.post(&url)
+                    .header(ACCEPT, HeaderValue::from_static("application/json"))
+                    .header(
+                        CONTENT_TYPE,
+                        HeaderValue::from_static("application/x-www-form-urlencoded"),
+                    )
+                    .body(body.clone())
+                    .build()
+            })
+            .await?;
+        Ok(())
     }
 
-    /// Waits until no installation runs on the server: polls the installation status
-    /// every `options` interval until its description is `Normal`, and answers that
-    /// status. Call it after [`install`](Self::install).
+    /// Reads the installation status, installs, and waits for the installation to end
+    /// (see [`wait_installed`](Self::wait_installed)).
+    pub async fn install_and_wait(
+        &self,
+        id: &BareMetalId,
+        request: &InstallRequest,
+        options: &WaitOptions,
+    ) -> Result<InstallationStatus, Error> {
+        validate_request(request)?;
+        let before = self.installation_status(id).await?;
+        self.install(id, request).await?;
+        self.wait_installed(id, &before, options).await
+    }
+
+    /// Waits for the installation started after `before` was read to end, and answers
+    /// the status then.
     ///
-    /// A status code other than 1000 ends the wait with [`Error::Api`] (the code, and
-    /// the description as detail); the deadline ends it with [`Error::WaitTimeout`]
-    /// naming the last description seen. The service does not say how soon after the
-    /// install call it reports the installation, so a status read at once may still
-    /// be `Normal`: give the service a moment (or a first interval) if that matters.
+    /// The installation is proven: the wait first sees the status leave `before`'s
+    /// description (the service reports the installation), then accepts `Normal` (no
+    /// installation running). A status that stays as it was, because the installation
+    /// never began, ends the wait at the deadline, saying so. A status code other than
+    /// 1000 ends it with [`Error::Api`].
     pub async fn wait_installed(
         &self,
         id: &BareMetalId,
+        before: &InstallationStatus,
         options: &WaitOptions,
     ) -> Result<InstallationStatus, Error> {
-        checked_id(id)?;
-        poll_until(
-            format!("installation of bare metal server {id}"),
-            options,
-            || self.poll_idle(id),
-        )
+        let left = AtomicBool::new(!before.is_idle());
+        poll_until(format!("installation of bare metal {id}"), options, || {
+            let left = &left;
+            async move {
+                let status = self.installation_status(id).await?;
+                check_code(&status)?;
+                if status.description != before.description {
+                    left.store(true, Ordering::Relaxed);
+                }
+                Ok(match (&status.description, left.load(Ordering::Relaxed)) {
+                    (Some(InstallationState::Normal), true) => Poll::Done(status),
+                    (Some(InstallationState::Normal), false) => {
+                        Poll::Pending("normal (the installation has not begun)".to_owned())
+                    }
+                    (Some(state), _) => Poll::Pending(state.to_string()),
+                    (None, _) => Poll::Unsure("no description".to_owned()),
+                })
+            }
+        })
         .await
     }
 
-    /// Waits until the rescue boot started by [`rescue`](Self::rescue) is done (the
-    /// installation status reads `Normal` again), then answers the passwords, which
-    /// then carry the rescue mode password. Ends as
-    /// [`wait_installed`](Self::wait_installed) does on an error code or the deadline.
+    /// Boots the server into rescue mode with a rescue image (see the catalogue of
+    /// rescue images). Calls the documented path `/rescueMode` (not the `/rescue` alias)
+    /// with the form `osId=<image id>`; the image id must be numeric. Follow the boot
+    /// with [`wait_rescue_ready`](Self::wait_rescue_ready), or use
+    /// [`rescue_and_wait`](Self::rescue_and_wait).
+    pub async fn rescue(&self, id: &BareMetalId, image: &RescueImageId) -> Result<(), Error> {
+        let os_id = validate::integer_id("rescue_image_id", image.as_str())?;
+        let infra = self.handle.infra();
+        self.handle
+            .call("launchBareMetalRescueMode", || {
+                infra
+                    .launch_bare_metal_rescue_mode()
+                    .bare_metal_id(id.as_str())
+                    .body(hostapi_raw_infra::types::LaunchRescueModeForm { os_id })
+                    .send()
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// Reads the passwords, boots the rescue image, and waits for the new rescue mode
+    /// password (see [`wait_rescue_ready`](Self::wait_rescue_ready)).
+    pub async fn rescue_and_wait(
+        &self,
+        id: &BareMetalId,
+        image: &RescueImageId,
+        options: &WaitOptions,
+    ) -> Result<BareMetalPasswords, Error> {
+        validate::integer_id("rescue_image_id", image.as_str())?;
+        let before = self.root_password(id).await?;
+        self.rescue(id, image).await?;
+        self.wait_rescue_ready(id, &before, options).await
+    }
+
+    /// Waits for the rescue boot started after `before` was read, and answers the
+    /// passwords of that boot.
+    ///
+    /// The documents say the rescue password "is available or updated once rescue mode
+    /// has launched": the wait accepts a rescue mode password that differs from
+    /// `before`'s, so a previous boot's password is never taken for this one. Each poll
+    /// also reads the installation status (which reports the rescue boot): a code other
+    /// than 1000 ends the wait with [`Error::Api`].
     pub async fn wait_rescue_ready(
         &self,
         id: &BareMetalId,
+        before: &BareMetalPasswords,
         options: &WaitOptions,
     ) -> Result<BareMetalPasswords, Error> {
-        checked_id(id)?;
-        poll_until(
-            format!("rescue mode of bare metal server {id}"),
-            options,
-            || self.poll_idle(id),
-        )
-        .await?;
-        self.root_password(id).await
-    }
-
-    async fn poll_idle(&self, id: &BareMetalId) -> Result<Poll<InstallationStatus>, Error> {
-        let status = self.installation_status(id).await?;
-        if let Some(code) = status.code.filter(|c| *c != INSTALLATION_CODE_NORMAL) {
-            return Err(Error::Api {
-                operation: "getBareMetalInstallationStatus",
-                code,
-                detail: status.description.as_ref().map(|d| d.as_wire().to_owned()),
-            });
-        }
-        if status.is_idle() {
-            return Ok(Poll::Done(status));
-        }
-        let seen = status
-            .description
-            .as_ref()
-            .map_or("no description", |d| d.as_wire())
-            .to_owned();
-        Ok(Poll::Pending(seen))
+        let previous = before.rescue_mode_password.clone();
+        poll_until(format!("rescue mode of bare metal {id}"), options, || {
+            let previous = &previous;
+            async move {
+                let status = self.installation_status(id).await?;
+                check_code(&status)?;
+                let passwords = self.root_password(id).await?;
+                let fresh = passwords
+                    .rescue_mode_password
+                    .as_ref()
+                    .is_some_and(|p| Some(p) != previous.as_ref());
+                let state = status
+                    .description
+                    .as_ref()
+                    .map_or_else(|| "no description".to_owned(), ToString::to_string);
+                Ok(if fresh {
+                    Poll::Done(passwords)
+                } else {
+                    Poll::Pending(format!("{state} (no new rescue password yet)"))
+                })
+            }
+        })
+        .await
     }
 }
 
-/// A bare metal id checked as one URL path segment.
-pub(crate) fn checked_id(id: &BareMetalId) -> Result<&str, Error> {
-    validate::path_segment("id", id.as_str())?;
-    Ok(id.as_str())
+/// A status code other than the normal 1000 is the service's error.
+fn check_code(status: &InstallationStatus) -> Result<(), Error> {
+    if status.is_error() {
+        return Err(Error::Api(Box::new(ApiError {
+            call: None,
+            code: status.code.unwrap_or_default(),
+            detail: status.description.as_ref().map(ToString::to_string),
+        })));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

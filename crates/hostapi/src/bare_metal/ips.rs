@@ -1,93 +1,85 @@
 //! The IP addresses of one bare metal server (`/v1/bareMetals/{id}/ips`), in the IP
 //! model every view of an IP shares.
 
-use super::install::checked_id;
-use crate::handle::Handle;
-use crate::ips::{self, IpAddress, IpUpdate, normalize};
-use crate::model::BareMetalId;
-use crate::wire::{self, At};
-use crate::{Error, validate};
+use std::net::IpAddr;
 
-/// The IP addresses of one bare metal server; from [`BareMetals::ips`](super::BareMetals::ips).
+use crate::handle::{Handle, retry_unsafe_option};
+use crate::ips;
+use crate::list::List;
+use crate::model::{BareMetalId, IpAddress, IpUpdate};
+use crate::outcome::Confirmation;
+use crate::Error;
+
+/// The IP addresses of one bare metal server; from
+/// [`BareMetals::ips`](super::BareMetals::ips).
 #[derive(Debug, Clone)]
-pub struct BareMetalIps<'a> {
-    handle: Handle<'a>,
+pub struct BareMetalIps {
+    handle: Handle,
     id: BareMetalId,
 }
 
-impl<'a> BareMetalIps<'a> {
-    pub(crate) fn new(handle: Handle<'a>, id: BareMetalId) -> Self {
+impl BareMetalIps {
+    retry_unsafe_option!();
+
+    pub(crate) fn new(handle: Handle, id: BareMetalId) -> Self {
         Self { handle, id }
     }
 
     /// Lists the server's IP addresses, with their reverse DNS name, null routing,
-    /// gateway and netmask (sent as `mask`, documented `netmask`: both read) and billing.
-    pub async fn list(&self) -> Result<Vec<IpAddress>, Error> {
-        let id = checked_id(&self.id)?;
-        let call = self
-            .handle
-            .infra()
-            .list_bare_metal_ips()
-            .bare_metal_id(id)
-            .send();
-        self.handle
-            .json("listBareMetalIps", call)
-            .await?
-            .normalize(list_answer)
+    /// gateway and netmask, and billing.
+    pub fn list(&self) -> List<IpAddress> {
+        let handle = self.handle.clone();
+        let id = self.id.clone();
+        List::once(async move {
+            let infra = handle.infra();
+            let answer = handle
+                .call("listBareMetalIps", || {
+                    infra.list_bare_metal_ips().bare_metal_id(id.as_str()).send()
+                })
+                .await?;
+            answer.list(ips::read::ips, ips::read::wrapped_ip)
+        })
     }
 
-    /// Reads one of the server's IP addresses. `ip` must be an IPv4 or IPv6 address.
-    pub async fn get(&self, ip: &str) -> Result<IpAddress, Error> {
-        let id = checked_id(&self.id)?;
-        let ip = validate::ip_address("ip", ip)?;
-        let call = self
+    /// Reads one of the server's IP addresses.
+    pub async fn get(&self, ip: IpAddr) -> Result<IpAddress, Error> {
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_bare_metal_ip()
-            .bare_metal_id(id)
-            .ip_address(ip.to_string())
-            .send();
-        self.handle
-            .json("getBareMetalIp", call)
-            .await?
-            .normalize(single)
+            .call("getBareMetalIp", || {
+                infra
+                    .get_bare_metal_ip()
+                    .bare_metal_id(self.id.as_str())
+                    .ip_address(ip.to_string())
+                    .send()
+            })
+            .await?;
+        answer.one(ips::read::wrapped_ip)
     }
 
-    /// Changes one setting of one of the server's IPs — its reverse DNS name, or
-    /// whether it is null-routed (sent as `nullRouted=0|1`) — and answers the IP as it
-    /// now is. `ip` must be an IP address and a reverse DNS name a host name (or empty,
-    /// to clear it).
-    pub async fn update(&self, ip: &str, change: &IpUpdate) -> Result<IpAddress, Error> {
-        let id = checked_id(&self.id)?;
-        let ip = validate::ip_address("ip", ip)?;
-        ips::validate_update(change)?;
-        let call = self
+    /// Changes one setting of one of the server's IPs, its reverse DNS name or whether
+    /// it is null-routed (sent as `nullRouted=0|1`), and answers the IP as it now is. A
+    /// reverse DNS name must be a host name (or empty, to clear it).
+    pub async fn update(&self, ip: IpAddr, change: &IpUpdate) -> Result<IpAddress, Error> {
+        ips::check_update(change)?;
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .update_bare_metal_ip()
-            .bare_metal_id(id)
-            .ip_address(ip.to_string())
-            .body(normalize::form(change))
-            .send();
-        self.handle
-            .json("updateBareMetalIp", call)
-            .await?
-            .normalize(single)
+            .call("updateBareMetalIp", || {
+                infra
+                    .update_bare_metal_ip()
+                    .bare_metal_id(self.id.as_str())
+                    .ip_address(ip.to_string())
+                    .body(ips::update_form(change))
+                    .send()
+            })
+            .await?;
+        answer.one(ips::read::wrapped_ip)
     }
-}
 
-/// `{ips:[{ip:{…}}, …]}` → the IPs.
-pub(crate) fn list_answer(
-    raw: hostapi_raw_infra::types::IpList,
-) -> Result<Vec<IpAddress>, crate::wire::FieldError> {
-    wire::each(raw.ips, single).at("ips")
-}
-
-/// `{ip:{…}}` → the IP.
-pub(crate) fn single(
-    raw: hostapi_raw_infra::types::IpWrapper,
-) -> Result<IpAddress, crate::wire::FieldError> {
-    let mut ip = normalize::ip(raw.ip).at("ip")?;
-    ip.extra.extend(wire::extra(raw.extra));
-    Ok(ip)
+    /// After [`update`](Self::update) failed with an unknown outcome: reads the IP and
+    /// says whether it shows the change.
+    pub async fn confirm_update(&self, ip: IpAddr, change: &IpUpdate) -> Result<Confirmation<IpAddress>, Error> {
+        Ok(ips::confirmation(self.get(ip).await?, change))
+    }
 }

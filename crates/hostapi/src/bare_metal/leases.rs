@@ -6,23 +6,24 @@ use std::net::IpAddr;
 use hostapi_raw_infra::types as raw;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
-use super::install::checked_id;
-use super::normalize::mac_address;
-use crate::handle::Handle;
-use crate::model::{BareMetalId, Extra};
-use crate::transport::call::{decode_error, decode_json};
-use crate::wire::{self, At, FieldError};
+use crate::handle::{Handle, retry_unsafe_option};
+use crate::list::List;
+use crate::model::values::mac;
+use crate::model::{BareMetalId, Extra, MacAddress};
+use crate::read::shapes::{list_metadata, list_under};
+use crate::read::Records;
+use crate::read::{Cx, FieldError, Fields, Json};
 use crate::{Error, validate};
 
 /// A DHCP lease of a bare metal server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct DhcpLease {
     /// The leased IP address.
     pub ip: Option<IpAddr>,
-    /// The MAC address it is leased to, lower-case and colon-separated.
-    pub mac: Option<String>,
+    /// The MAC address it is leased to (what identifies a lease).
+    pub mac: MacAddress,
     /// The DHCP scope.
     pub scope: Option<String>,
     /// The DHCP options handed out with the lease.
@@ -34,6 +35,7 @@ pub struct DhcpLease {
 
 /// A DHCP option of a lease.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct DhcpOption {
     /// The option number (the wire's `optionId`, sent as text), e.g. 67 for the boot
     /// file name.
@@ -55,105 +57,82 @@ pub struct DhcpOption {
     pub extra: Extra,
 }
 
-/// The DHCP leases of a server, with the list metadata the service sends.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct DhcpLeaseList {
-    /// The leases.
-    pub leases: Vec<DhcpLease>,
-    /// How many leases there are in all (`_metadata.totalCount`).
-    pub total_count: Option<u64>,
-    /// The page size the service applied (`_metadata.limit`); paging parameters are
-    /// not documented, so only the first page can be read.
-    pub limit: Option<u64>,
-    /// The offset of the first lease (`_metadata.offset`).
-    pub offset: Option<u64>,
-    /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
-    pub extra: Extra,
-}
 
 /// A DHCP lease to create: all three settings are required.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NewDhcpLease {
     /// The PXE boot file (a URL), sent as `bootFileName`. Must not be blank.
     pub boot_file_name: String,
-    /// The IP address of the TFTP server, sent as `bootServerHostName`.
-    pub boot_server: String,
-    /// The IP address of the DNS server, sent as `domainNameServerIp`.
-    pub dns_server: String,
+    /// The TFTP server, sent as `bootServerHostName`.
+    pub boot_server: IpAddr,
+    /// The DNS server, sent as `domainNameServerIp`.
+    pub dns_server: IpAddr,
+}
+
+impl NewDhcpLease {
+    /// A lease booting `boot_file_name` from `boot_server`, with `dns_server`.
+    pub fn new(boot_file_name: impl Into<String>, boot_server: IpAddr, dns_server: IpAddr) -> Self {
+        Self {
+            boot_file_name: boot_file_name.into(),
+            boot_server,
+            dns_server,
+        }
+    }
 }
 
 /// The DHCP leases of one bare metal server; from
 /// [`BareMetals::leases`](super::BareMetals::leases).
 #[derive(Debug, Clone)]
-pub struct BareMetalLeases<'a> {
-    handle: Handle<'a>,
+pub struct BareMetalLeases {
+    handle: Handle,
     id: BareMetalId,
 }
 
-impl<'a> BareMetalLeases<'a> {
-    pub(crate) fn new(handle: Handle<'a>, id: BareMetalId) -> Self {
+impl BareMetalLeases {
+    retry_unsafe_option!();
+
+    pub(crate) fn new(handle: Handle, id: BareMetalId) -> Self {
         Self { handle, id }
     }
 
-    /// Lists the server's leases.
-    ///
-    /// The docs describe the answer as an object with `_metadata` and `leases`, and
-    /// their sample wraps it in an outer array; the spec describes the wrapped form.
-    /// Both are read: the wrapped one through the generated client, the bare object
-    /// from the same answer when the wrapped reading fails on the top-level shape.
-    /// Several wrapped objects would have their leases joined.
-    pub async fn list(&self) -> Result<DhcpLeaseList, Error> {
-        let id = checked_id(&self.id)?;
-        let call = self
-            .handle
-            .infra()
-            .list_bare_metal_leases()
-            .bare_metal_id(id)
-            .send();
-        let answer = self.handle.json("listBareMetalLeases", call).await;
-        match answer {
-            Ok(answer) => answer.normalize(|raw| lease_lists(raw.0)),
-            Err(error) => or_unwrapped::<raw::LeaseList, _>(error, lease_list),
-        }
+    /// Lists the server's leases. The answer is `{_metadata, leases}`, which the
+    /// documents' sample wraps in an array; both are read. The documents give no paging
+    /// parameters, so the answer is all there is.
+    pub fn list(&self) -> List<DhcpLease> {
+        let handle = self.handle.clone();
+        let id = self.id.clone();
+        List::once(async move {
+            let infra = handle.infra();
+            let answer = handle
+                .call("listBareMetalLeases", || {
+                    infra.list_bare_metal_leases().bare_metal_id(id.as_str()).send()
+                })
+                .await?;
+            answer.list(leases, lease)
+        })
     }
 
-    /// Reads the lease of one MAC address (any letter case, `:` or `-` separated; sent
-    /// lower-case and colon-separated).
-    ///
-    /// The docs' sample wraps the lease in a one-element array (the spec's form); a
-    /// bare lease object is read too. An empty array, or more than one lease, is a
-    /// decode error.
-    pub async fn get(&self, mac: &str) -> Result<DhcpLease, Error> {
-        let id = checked_id(&self.id)?;
-        let mac = validate::mac_address("mac", mac)?;
-        let call = self
+    /// Reads the lease of one of the server's MAC addresses (the documents' sample
+    /// wraps it in an array; both are read).
+    pub async fn get(&self, mac: &MacAddress) -> Result<DhcpLease, Error> {
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_bare_metal_lease()
-            .bare_metal_id(id)
-            .macaddress(mac)
-            .send();
-        let answer = self.handle.json("getBareMetalLease", call).await;
-        match answer {
-            Ok(answer) => answer.normalize(|raw| {
-                let count = raw.0.len();
-                match <[raw::Lease; 1]>::try_from(raw.0) {
-                    Ok([one]) => lease(one).at_index(0),
-                    Err(_) => Err(FieldError::new(format!(
-                        "expected exactly one lease, found {count}"
-                    ))),
-                }
-            }),
-            Err(error) => or_unwrapped::<raw::Lease, _>(error, lease),
-        }
+            .call("getBareMetalLease", || {
+                infra
+                    .get_bare_metal_lease()
+                    .bare_metal_id(self.id.as_str())
+                    .macaddress(mac.as_str())
+                    .send()
+            })
+            .await?;
+        answer.one(single_lease)
     }
 
-    /// Creates a lease (PXE boot) for the server: form `bootFileName`,
-    /// `bootServerHostName`, `domainNameServerIp`. Checked before sending: the boot
-    /// file is not blank, the two servers are IP addresses. The service answers 204.
+    /// Sets a DHCP lease for PXE booting (the service answers 204; it applies to the
+    /// server's first MAC address). The boot file name must not be blank.
     pub async fn create(&self, lease: &NewDhcpLease) -> Result<(), Error> {
-        let id = checked_id(&self.id)?;
         validate::not_blank("boot_file_name", &lease.boot_file_name)?;
         if let Some(bad) = lease.boot_file_name.chars().find(|c| c.is_control()) {
             return Err(Error::invalid(
@@ -161,143 +140,121 @@ impl<'a> BareMetalLeases<'a> {
                 format!("contains the control character {bad:?}"),
             ));
         }
-        let boot_server = validate::ip_address("boot_server", lease.boot_server.trim())?;
-        let dns_server = validate::ip_address("dns_server", lease.dns_server.trim())?;
-        let call = self
-            .handle
-            .infra()
-            .create_bare_metal_lease()
-            .bare_metal_id(id)
-            .body(raw::CreateLeaseForm {
-                boot_file_name: lease.boot_file_name.trim().to_owned(),
-                boot_server_host_name: boot_server.to_string(),
-                domain_name_server_ip: dns_server.to_string(),
+        let infra = self.handle.infra();
+        self.handle
+            .call("createBareMetalLease", || {
+                infra
+                    .create_bare_metal_lease()
+                    .bare_metal_id(self.id.as_str())
+                    .body(raw::CreateLeaseForm {
+                        boot_file_name: lease.boot_file_name.trim().to_owned(),
+                        boot_server_host_name: lease.boot_server.to_string(),
+                        domain_name_server_ip: lease.dns_server.to_string(),
+                    })
+                    .send()
             })
-            .send();
-        self.handle.empty("createBareMetalLease", call).await
+            .await?;
+        Ok(())
     }
 
-    /// Removes every lease of the server (204).
+    /// Deletes every lease of the server (the service answers 204).
     pub async fn delete_all(&self) -> Result<(), Error> {
-        let id = checked_id(&self.id)?;
-        let call = self
-            .handle
-            .infra()
-            .delete_bare_metal_leases()
-            .bare_metal_id(id)
-            .send();
-        self.handle.empty("deleteBareMetalLeases", call).await
+        let infra = self.handle.infra();
+        self.handle
+            .call("deleteBareMetalLeases", || {
+                infra.delete_bare_metal_leases().bare_metal_id(self.id.as_str()).send()
+            })
+            .await?;
+        Ok(())
     }
 
-    /// Removes the lease of one MAC address (checked; sent lower-case and
-    /// colon-separated) (204).
-    pub async fn delete(&self, mac: &str) -> Result<(), Error> {
-        let id = checked_id(&self.id)?;
-        let mac = validate::mac_address("mac", mac)?;
-        let call = self
-            .handle
-            .infra()
-            .delete_bare_metal_lease()
-            .bare_metal_id(id)
-            .macaddress(mac)
-            .send();
-        self.handle.empty("deleteBareMetalLease", call).await
-    }
-}
-
-/// When the documented wrapped shape failed at the top level, reads the body as the
-/// bare shape `R`; any other error, or a body that is not `R` either, stays as it was.
-pub(crate) fn or_unwrapped<R: DeserializeOwned, T>(
-    error: Error,
-    normalize: impl FnOnce(R) -> Result<T, FieldError>,
-) -> Result<T, Error> {
-    match error {
-        Error::Decode {
-            operation,
-            ref path,
-            ref body,
-            ..
-        } if path.is_empty() && body.trim_start().starts_with('{') => {
-            let raw: R = decode_json(operation, body.as_bytes())?;
-            normalize(raw).map_err(|e| decode_error(operation, &e, body.as_bytes()))
-        }
-        other => Err(other),
+    /// Deletes the lease of one MAC address (the service answers 204).
+    pub async fn delete(&self, mac: &MacAddress) -> Result<(), Error> {
+        let infra = self.handle.infra();
+        self.handle
+            .call("deleteBareMetalLease", || {
+                infra
+                    .delete_bare_metal_lease()
+                    .bare_metal_id(self.id.as_str())
+                    .macaddress(mac.as_str())
+                    .send()
+            })
+            .await?;
+        Ok(())
     }
 }
 
-/// `[{_metadata, leases}]` → the leases (joined, should there be several objects).
-pub(crate) fn lease_lists(raw: Vec<raw::LeaseList>) -> Result<DhcpLeaseList, FieldError> {
-    let mut lists = wire::each(raw, lease_list)?.into_iter();
-    let Some(mut first) = lists.next() else {
-        return Ok(DhcpLeaseList {
-            leases: Vec::new(),
-            total_count: None,
-            limit: None,
-            offset: None,
-            extra: Extra::new(),
-        });
+/// `[{_metadata, leases}]` or `{_metadata, leases}`: where the leases are (joined,
+/// should the array hold several lists).
+pub(crate) fn leases<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    let (lists, prefix) = match body {
+        Json::Array(lists) => (lists, "[0]."),
+        object => (vec![object], ""),
     };
+    let mut all = Vec::new();
+    let mut extra = Extra::new();
     for list in lists {
-        first.leases.extend(list.leases);
+        let (found, rest) = cx.object(list, |f| {
+            let (_, metadata) = list_metadata(f);
+            let items = list_under(f, "leases")?;
+            let mut rest = f.rest();
+            rest.extend(metadata);
+            Ok((items, rest))
+        })?;
+        all.extend(found);
+        extra.extend(rest);
     }
-    Ok(first)
-}
-
-/// `{_metadata, leases}` → the leases.
-pub(crate) fn lease_list(raw: raw::LeaseList) -> Result<DhcpLeaseList, FieldError> {
-    let mut extra = wire::extra(raw.extra);
-    let (total_count, limit, offset) = match raw.metadata {
-        Some(metadata) => {
-            let count = |value: Option<i64>, key: &'static str| {
-                value.map(wire::count).transpose().at(key).at("_metadata")
-            };
-            extra.extend(
-                wire::extra(metadata.extra)
-                    .into_iter()
-                    .map(|(k, v)| (format!("_metadata.{k}"), v)),
-            );
-            (
-                count(metadata.total_count, "totalCount")?,
-                count(metadata.limit, "limit")?,
-                count(metadata.offset, "offset")?,
-            )
-        }
-        None => (None, None, None),
-    };
-    Ok(DhcpLeaseList {
-        leases: wire::each(raw.leases, lease).at("leases")?,
-        total_count,
-        limit,
-        offset,
+    Ok(Records {
+        path: format!("{prefix}leases"),
+        items: all,
         extra,
     })
 }
 
-pub(crate) fn lease(raw: raw::Lease) -> Result<DhcpLease, FieldError> {
-    Ok(DhcpLease {
-        ip: wire::optional(raw.ip, wire::ip_address).at("ip")?,
-        mac: wire::optional(raw.mac, mac_address).at("mac")?,
-        scope: wire::non_empty(raw.scope),
-        options: wire::each(raw.options, option).at("options")?,
-        extra: wire::extra(raw.extra),
+/// One lease, in the array the documents' sample wraps it in, or bare.
+pub(crate) fn single_lease(cx: &mut Cx, body: Json<'_>) -> Result<DhcpLease, FieldError> {
+    match body {
+        Json::Array(mut items) if items.len() == 1 => {
+            let item = items.remove(0);
+            cx.within("[0]", |cx| lease(cx, item))
+        }
+        Json::Array(items) => Err(cx.error("", format!("expected one lease, found {}", items.len()))),
+        other => lease(cx, other),
+    }
+}
+
+/// A lease: its MAC identifies it.
+pub(crate) fn lease(cx: &mut Cx, json: Json<'_>) -> Result<DhcpLease, FieldError> {
+    cx.object(json, |f| {
+        let address = match f.take("mac") {
+            Some(value) => match crate::read::fields::text_of(&value) {
+                Ok(Some(text)) => mac(&text).map_err(|m| f.cx().error("mac", m))?,
+                _ => return Err(f.cx().error("mac", "the lease's MAC address is absent or unreadable")),
+            },
+            None => return Err(f.cx().error("mac", "the lease's MAC address is absent")),
+        };
+        Ok(DhcpLease {
+            ip: f.parsed("ip", |t| {
+                t.parse()
+                    .map_err(|_| format!("expected an IP address, found {}", crate::read::text::found(t)))
+            }),
+            mac: address,
+            scope: f.text("scope"),
+            options: f.objects("options", option),
+            extra: f.rest(),
+        })
     })
 }
 
-fn option(raw: raw::LeaseOption) -> Result<DhcpOption, FieldError> {
-    let id = wire::optional(raw.option_id, |text| {
-        text.trim()
-            .parse::<u16>()
-            .map_err(|_| FieldError::new(format!("expected a DHCP option number, found `{text}`")))
-    })
-    .at("optionId")?;
+fn option(f: &mut Fields<'_, '_>) -> Result<DhcpOption, FieldError> {
     Ok(DhcpOption {
-        id,
-        name: wire::non_empty(raw.name),
-        value: raw.value,
-        value_type: wire::non_empty(raw.type_),
-        policy_name: wire::non_empty(raw.policy_name),
-        user_class: wire::non_empty(raw.user_class),
-        vendor_class: wire::non_empty(raw.vendor_class),
-        extra: wire::extra(raw.extra),
+        id: f.integer("optionId"),
+        name: f.text("name"),
+        value: f.text("value"),
+        value_type: f.text("type"),
+        policy_name: f.text("policyName"),
+        user_class: f.text("userClass"),
+        vendor_class: f.text("vendorClass"),
+        extra: f.rest(),
     })
 }

@@ -3,14 +3,13 @@
 
 use std::net::IpAddr;
 
-use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::Secret;
 use crate::model::macros::open_enum;
-use crate::model::{BareMetalId, ContractTerm, DataSize, Extra};
+use crate::model::{BareMetalId, DataSize, Extra, HostingContract, MacAddress, Sla};
 
 /// A bare metal server.
 ///
@@ -22,6 +21,7 @@ use crate::model::{BareMetalId, ContractTerm, DataSize, Extra};
 /// `datacenterAccessCards` (empty or placeholder content, as the docs say) are left out
 /// on purpose; every other field the model does not name is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct BareMetalServer {
     /// The server's id (a string in the list, an integer in the detail).
     pub id: BareMetalId,
@@ -38,9 +38,9 @@ pub struct BareMetalServer {
     /// The network contract and interfaces (detail only).
     pub network: Option<BareMetalNetwork>,
     /// The hosting contract (detail only; the wire's `serverHostingPack`).
-    pub hosting_pack: Option<BareMetalHostingPack>,
+    pub contract: Option<HostingContract>,
     /// The service level agreement (detail only).
-    pub sla: Option<BareMetalSla>,
+    pub sla: Option<Sla>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
@@ -48,6 +48,7 @@ pub struct BareMetalServer {
 
 /// Where a bare metal server stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct BareMetalLocation {
     /// The site (data centre).
     pub site: Option<String>,
@@ -65,6 +66,7 @@ pub struct BareMetalLocation {
 
 /// The hardware of a bare metal server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct BareMetalHardware {
     /// The amount of memory ("64GB").
     pub ram: Option<DataSize>,
@@ -96,9 +98,11 @@ pub struct BareMetalHardware {
 
 /// A group of identical disks ("2x2TB SATA").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct HardDisk {
-    /// How many disks of this kind.
-    pub count: u32,
+    /// How many disks of this kind (an entry that gives no amount is one disk); `None`
+    /// when the amount cannot be read.
+    pub count: Option<u32>,
     /// The size of each disk, when stated.
     pub size: Option<DataSize>,
     /// The kind of disk (SATA, SAS, SSD, NVMe…), as the service words it.
@@ -110,6 +114,7 @@ pub struct HardDisk {
 
 /// The network contract and interfaces of a bare metal server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct BareMetalNetwork {
     /// The data pack's name.
     pub data_pack: Option<String>,
@@ -131,7 +136,7 @@ pub struct BareMetalNetwork {
     pub ipmi: Option<Ipmi>,
     /// The server's MAC addresses, lower-case and colon-separated whatever the wire's
     /// spelling.
-    pub mac_addresses: Vec<String>,
+    pub mac_addresses: Vec<MacAddress>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
@@ -149,6 +154,7 @@ open_enum! {
 
 /// The price of data pack over-usage.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct DataPackExcess {
     /// What is measured.
     pub kind: Option<ExcessKind>,
@@ -175,6 +181,7 @@ open_enum! {
 
 /// The IPMI (out-of-band management) interface of a bare metal server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Ipmi {
     /// Its IP address.
     pub ip: Option<IpAddr>,
@@ -186,46 +193,6 @@ pub struct Ipmi {
     pub gateway: Option<String>,
     /// ILO, DRAC, …
     pub kind: Option<IpmiKind>,
-    /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
-    pub extra: Extra,
-}
-
-/// The hosting contract of a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct BareMetalHostingPack {
-    /// The server's id, as the contract states it.
-    pub bare_metal_id: Option<BareMetalId>,
-    /// The customer's reference.
-    pub reference: Option<String>,
-    /// The server's name.
-    pub server_name: Option<String>,
-    /// The server type.
-    pub server_type: Option<String>,
-    /// The monthly price of the server (no currency given).
-    #[schemars(with = "Option<String>")]
-    #[serde(with = "rust_decimal::serde::str_option")]
-    pub monthly_price: Option<Decimal>,
-    /// Contract start.
-    pub start_date: Option<NaiveDate>,
-    /// Contract end; `None` while the contract runs on (null or empty on the wire).
-    pub end_date: Option<NaiveDate>,
-    /// The contract term ("1 year", "12 months").
-    pub contract_term: Option<ContractTerm>,
-    /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
-    pub extra: Extra,
-}
-
-/// The service level agreement of a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct BareMetalSla {
-    /// The agreement's name.
-    pub name: Option<String>,
-    /// Its monthly price (no currency given).
-    #[schemars(with = "Option<String>")]
-    #[serde(with = "rust_decimal::serde::str_option")]
-    pub monthly_price: Option<Decimal>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
@@ -243,6 +210,7 @@ open_enum! {
 
 /// The switch port of a bare metal server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct SwitchPort {
     /// Open or closed.
     pub status: Option<SwitchPortStatus>,
@@ -270,6 +238,7 @@ open_enum! {
 /// The power status of a bare metal server (blade servers are not supported by the
 /// service).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct BareMetalPowerStatus {
     /// On or off.
     pub status: Option<BareMetalPowerState>,
@@ -297,6 +266,7 @@ pub const INSTALLATION_CODE_NORMAL: i64 = 1000;
 
 /// The installation (or rescue mode) status of a bare metal server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct InstallationStatus {
     /// The status code: 1000 normally, anything else an error.
     pub code: Option<i64>,
@@ -327,6 +297,7 @@ impl InstallationStatus {
 /// The passwords of a bare metal server. Both are [`Secret`]s: redacted in `Debug` and
 /// in serialised output unless exposed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct BareMetalPasswords {
     /// The initial root password (sent as `rootPassword`, documented as
     /// `rootpassword`; both are read).
@@ -337,3 +308,12 @@ pub struct BareMetalPasswords {
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
+
+crate::read::shapes::has_extra!(
+    BareMetalServer,
+    SwitchPort,
+    BareMetalPowerStatus,
+    InstallationStatus,
+    BareMetalPasswords,
+    HardDisk
+);

@@ -2,21 +2,22 @@
 //! interval, as JSON (figures with units, per switch port) or as PNG graphs.
 
 use chrono::NaiveDate;
-use hostapi_raw_infra::types as raw;
 use reqwest::header::{ACCEPT, HeaderValue};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::BareMetals;
-use super::install::checked_id;
-use super::normalize::integer_id;
 use crate::model::{BareMetalId, BitRate, DataSize, Extra};
-use crate::wire::{self, At, FieldError};
-use crate::{Error, transport};
+use crate::read::shapes::prefixed;
+use crate::read::text::{self, Reading};
+use crate::read::{Cx, FieldError, Fields, Json};
+use crate::Error;
+
 
 /// Bandwidth and data traffic of a bare metal server over an interval (the combined
 /// view, `GET /v1/bareMetals/{id}/networkUsage`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct BareMetalNetworkUsage {
     /// Bandwidth.
     pub bandwidth: Option<BandwidthUsage>,
@@ -37,6 +38,7 @@ pub type DataTrafficUsage = UsageReport<DataSize>;
 /// figure: [`BitRate`] for bandwidth, [`DataSize`] for data traffic. A unit the model
 /// does not know is kept (as the unit's `Unknown` value), never refused.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct UsageReport<Q> {
     /// The server's id.
     pub server_id: Option<BareMetalId>,
@@ -63,6 +65,7 @@ pub struct UsageReport<Q> {
 
 /// The usage measured on one switch port.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PortUsage<Q> {
     /// The port, when the wire names it (the key of a per-port object, or a `port`
     /// or `name` field of an array entry).
@@ -80,6 +83,7 @@ pub struct PortUsage<Q> {
 
 /// The interval a usage report covers (`DD-MM-YYYY` on the wire).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct UsageInterval {
     /// The first day.
     pub from: Option<NaiveDate>,
@@ -87,15 +91,11 @@ pub struct UsageInterval {
     pub to: Option<NaiveDate>,
 }
 
+
 /// The first bytes of every PNG file.
 const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
 
-/// The query form of a usage date.
-fn query_date(date: NaiveDate) -> String {
-    date.format("%d-%m-%Y").to_string()
-}
-
-/// Checks the interval and gives its query form.
+/// The query form of a date (`DD-MM-YYYY`), and the interval checked.
 fn interval_query(from: NaiveDate, to: NaiveDate) -> Result<(String, String), Error> {
     if from > to {
         return Err(Error::invalid(
@@ -103,109 +103,84 @@ fn interval_query(from: NaiveDate, to: NaiveDate) -> Result<(String, String), Er
             format!("{from} is after to ({to}): the interval would be empty"),
         ));
     }
-    Ok((query_date(from), query_date(to)))
+    let query = |date: NaiveDate| date.format("%d-%m-%Y").to_string();
+    Ok((query(from), query(to)))
 }
 
-impl BareMetals<'_> {
-    /// Reads bandwidth and data traffic from `from` to `to` (days, sent as
-    /// `dateFrom`/`dateTo` in `DD-MM-YYYY`; `from` after `to` is refused before
-    /// sending).
+impl BareMetals {
+    /// The server's bandwidth and data traffic from `from` to `to` (both days included;
+    /// sent as `DD-MM-YYYY`). Refuses `from` after `to` before sending.
     pub async fn network_usage(
         &self,
         id: &BareMetalId,
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<BareMetalNetworkUsage, Error> {
-        let id = checked_id(id)?;
         let (from, to) = interval_query(from, to)?;
-        let call = self
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_bare_metal_network_usage()
-            .bare_metal_id(id)
-            .date_from(from)
-            .date_to(to)
-            .send();
-        self.handle
-            .json("getBareMetalNetworkUsage", call)
-            .await?
-            .normalize(combined)
+            .call("getBareMetalNetworkUsage", || {
+                infra
+                    .get_bare_metal_network_usage()
+                    .bare_metal_id(id.as_str())
+                    .date_from(from.clone())
+                    .date_to(to.clone())
+                    .send()
+            })
+            .await?;
+        answer.one(combined)
     }
 
-    /// Reads bandwidth from `from` to `to` as figures (checked as for
-    /// [`network_usage`](Self::network_usage)).
-    pub async fn bandwidth(
-        &self,
-        id: &BareMetalId,
-        from: NaiveDate,
-        to: NaiveDate,
-    ) -> Result<BandwidthUsage, Error> {
-        let id = checked_id(id)?;
+    /// The server's bandwidth from `from` to `to` (the `bandwidth` view, as JSON).
+    pub async fn bandwidth(&self, id: &BareMetalId, from: NaiveDate, to: NaiveDate) -> Result<BandwidthUsage, Error> {
         let (from, to) = interval_query(from, to)?;
-        let call = self
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_bare_metal_bandwidth_usage()
-            .bare_metal_id(id)
-            .date_from(from)
-            .date_to(to)
-            .send();
-        self.handle
-            .json("getBareMetalBandwidthUsage", call)
-            .await?
-            .normalize(bandwidth_answer)
+            .call("getBareMetalBandwidthUsage", || {
+                infra
+                    .get_bare_metal_bandwidth_usage()
+                    .bare_metal_id(id.as_str())
+                    .date_from(from.clone())
+                    .date_to(to.clone())
+                    .send()
+            })
+            .await?;
+        answer.one(bandwidth_answer)
     }
 
-    /// Reads data traffic from `from` to `to` as figures (checked as for
-    /// [`network_usage`](Self::network_usage)). The answer's key is `datatraffic` in
-    /// this view; `dataTraffic` is read too.
-    pub async fn data_traffic(
-        &self,
-        id: &BareMetalId,
-        from: NaiveDate,
-        to: NaiveDate,
-    ) -> Result<DataTrafficUsage, Error> {
-        let id = checked_id(id)?;
+    /// The server's data traffic from `from` to `to` (the `datatraffic` view, as JSON).
+    pub async fn data_traffic(&self, id: &BareMetalId, from: NaiveDate, to: NaiveDate) -> Result<DataTrafficUsage, Error> {
         let (from, to) = interval_query(from, to)?;
-        let call = self
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_bare_metal_data_traffic_usage()
-            .bare_metal_id(id)
-            .date_from(from)
-            .date_to(to)
-            .send();
-        self.handle
-            .json("getBareMetalDataTrafficUsage", call)
-            .await?
-            .normalize(data_traffic_answer)
+            .call("getBareMetalDataTrafficUsage", || {
+                infra
+                    .get_bare_metal_data_traffic_usage()
+                    .bare_metal_id(id.as_str())
+                    .date_from(from.clone())
+                    .date_to(to.clone())
+                    .send()
+            })
+            .await?;
+        answer.one(data_traffic_answer)
     }
 
-    /// The bandwidth graph from `from` to `to`, as PNG bytes (the same resource asked
-    /// with `Accept: image/png`; a call written by hand, as the generated client only
-    /// reads JSON). An answer that is not a PNG image is an [`Error::Decode`].
-    pub async fn bandwidth_png(
-        &self,
-        id: &BareMetalId,
-        from: NaiveDate,
-        to: NaiveDate,
-    ) -> Result<Vec<u8>, Error> {
-        self.png(id, from, to, "bandwidth", "getBareMetalBandwidthUsage")
-            .await
+    /// The service's bandwidth graph from `from` to `to`, as PNG bytes (the same view,
+    /// asked for with `Accept: image/png`).
+    pub async fn bandwidth_png(&self, id: &BareMetalId, from: NaiveDate, to: NaiveDate) -> Result<Vec<u8>, Error> {
+        self.png(id, from, to, "bandwidth", "getBareMetalBandwidthUsage").await
     }
 
-    /// The data traffic graph from `from` to `to`, as PNG bytes (see
-    /// [`bandwidth_png`](Self::bandwidth_png)).
-    pub async fn data_traffic_png(
-        &self,
-        id: &BareMetalId,
-        from: NaiveDate,
-        to: NaiveDate,
-    ) -> Result<Vec<u8>, Error> {
-        self.png(id, from, to, "datatraffic", "getBareMetalDataTrafficUsage")
-            .await
+    /// The service's data traffic graph from `from` to `to`, as PNG bytes.
+    pub async fn data_traffic_png(&self, id: &BareMetalId, from: NaiveDate, to: NaiveDate) -> Result<Vec<u8>, Error> {
+        self.png(id, from, to, "datatraffic", "getBareMetalDataTrafficUsage").await
     }
 
+    /// The PNG form of a usage view: written by hand, as the generated client reads the
+    /// view as JSON (one schema per operation).
     async fn png(
         &self,
         id: &BareMetalId,
@@ -214,262 +189,147 @@ impl BareMetals<'_> {
         view: &str,
         operation: &'static str,
     ) -> Result<Vec<u8>, Error> {
-        let id = checked_id(id)?;
         let (from, to) = interval_query(from, to)?;
         let url = format!(
             "{}/v1/bareMetals/{}/networkUsage/{view}",
             progenitor_client::ClientInfo::baseurl(self.handle.infra()),
-            progenitor_client::encode_path(id)
+            progenitor_client::encode_path(id.as_str())
         );
-        let inner = &self.handle.client.inner;
-        let request = inner
-            .http
-            .get(url)
-            .query(&[("dateFrom", from), ("dateTo", to)])
-            .header(ACCEPT, HeaderValue::from_static("image/png"))
-            .build()
-            .map_err(|e| Error::invalid("id", format!("cannot form a request URL: {e}")))?;
-        let answer = transport::raw(
-            operation,
-            self.handle.options,
-            &inner.api_hooks,
-            &inner.http,
-            request,
-        )
-        .await?;
-        if answer.bytes.starts_with(&PNG_SIGNATURE) {
-            return Ok(answer.bytes.to_vec());
+        let answer = self
+            .handle
+            .call_raw(operation, |http| {
+                http.get(&url)
+                    .query(&[("dateFrom", &from), ("dateTo", &to)])
+                    .header(ACCEPT, HeaderValue::from_static("image/png"))
+                    .build()
+            })
+            .await?;
+        if answer.body.starts_with(&PNG_SIGNATURE) {
+            return Ok(answer.body.to_vec());
         }
         let found = match answer.content_type.as_deref() {
             Some(kind) => format!("`{kind}` content"),
             None => "content without a type".to_owned(),
         };
-        let empty = if answer.bytes.is_empty() {
-            " (empty)"
-        } else {
-            ""
-        };
-        Err(Error::Decode {
-            operation,
-            path: String::new(),
-            message: format!(
-                "expected a PNG image, found {found}{empty} that does not start with the PNG signature"
-            ),
-            body: String::from_utf8_lossy(&answer.bytes).into_owned(),
+        let empty = if answer.body.is_empty() { " (empty)" } else { "" };
+        Err(crate::read::decode_error(
+            Some(&answer.call),
+            String::new(),
+            format!("expected a PNG image, found {found}{empty} that does not start with the PNG signature"),
+            String::new(),
+            None,
+        ))
+    }
+}
+
+/// `{bandwidth, dataTraffic}` (or `datatraffic`) → both reports.
+pub(crate) fn combined(cx: &mut Cx, body: Json<'_>) -> Result<BareMetalNetworkUsage, FieldError> {
+    cx.object(body, |f| {
+        f.alias("datatraffic", "dataTraffic");
+        Ok(BareMetalNetworkUsage {
+            bandwidth: f.object("bandwidth", |r| report(r, text::bit_rate)),
+            data_traffic: f.object("dataTraffic", |r| report(r, text::data_size)),
+            extra: f.rest(),
         })
-    }
-}
-
-/// The bandwidth answer: `{bandwidth:{…}}` → the report in bit rates.
-pub(crate) fn bandwidth_answer(raw: raw::BandwidthUsage) -> Result<BandwidthUsage, FieldError> {
-    let mut usage = report(raw.bandwidth, wire::bit_rate).at("bandwidth")?;
-    usage.extra.extend(wire::extra(raw.extra));
-    Ok(usage)
-}
-
-/// The data traffic answer: `{datatraffic:{…}}` (or `dataTraffic`) → the report in
-/// data sizes.
-pub(crate) fn data_traffic_answer(
-    raw: raw::DataTrafficUsage,
-) -> Result<DataTrafficUsage, FieldError> {
-    let mut extra = wire::extra(raw.extra);
-    let (record, key) = either_spelling(
-        raw.datatraffic,
-        "datatraffic",
-        raw.data_traffic,
-        "dataTraffic",
-        &mut extra,
-    )?;
-    let record = record.ok_or_else(|| FieldError::missing().at("datatraffic"))?;
-    let mut usage = report(record, wire::data_size).at(key)?;
-    usage.extra.extend(extra);
-    Ok(usage)
-}
-
-/// Picks the record under the documented key, or under the other spelling. When both
-/// are sent, the first one wins and the other is kept in `extra` as sent.
-pub(crate) fn either_spelling(
-    first: Option<raw::NetworkUsageRecord>,
-    first_key: &'static str,
-    second: Option<raw::NetworkUsageRecord>,
-    second_key: &'static str,
-    extra: &mut Extra,
-) -> Result<(Option<raw::NetworkUsageRecord>, &'static str), FieldError> {
-    match (first, second) {
-        (Some(first), Some(second)) => {
-            let kept = serde_json::to_value(second)
-                .map_err(|e| FieldError::new(e.to_string()).at(second_key))?;
-            extra.insert(second_key.to_owned(), kept);
-            Ok((Some(first), first_key))
-        }
-        (Some(first), None) => Ok((Some(first), first_key)),
-        (None, Some(second)) => Ok((Some(second), second_key)),
-        (None, None) => Ok((None, first_key)),
-    }
-}
-
-/// `{bandwidth, dataTraffic}` → the combined view.
-pub(crate) fn combined(raw: raw::NetworkUsage) -> Result<BareMetalNetworkUsage, FieldError> {
-    let mut extra = wire::extra(raw.extra);
-    let (traffic, key) = either_spelling(
-        raw.data_traffic,
-        "dataTraffic",
-        raw.datatraffic,
-        "datatraffic",
-        &mut extra,
-    )?;
-    Ok(BareMetalNetworkUsage {
-        bandwidth: raw
-            .bandwidth
-            .map(|r| report(r, wire::bit_rate))
-            .transpose()
-            .at("bandwidth")?,
-        data_traffic: traffic
-            .map(|r| report(r, wire::data_size))
-            .transpose()
-            .at(key)?,
-        extra,
     })
 }
 
-pub(crate) type Reader<Q> = fn(&str) -> Result<Q, FieldError>;
-
-fn figure<Q>(
-    value: Option<String>,
-    read: Reader<Q>,
-    key: &'static str,
-) -> Result<Option<Q>, FieldError> {
-    wire::optional(value, read).at(key)
+/// `{bandwidth: report}`.
+pub(crate) fn bandwidth_answer(cx: &mut Cx, body: Json<'_>) -> Result<BandwidthUsage, FieldError> {
+    usage_under(cx, body, &["bandwidth"], text::bit_rate)
 }
 
-fn prefixed(map: serde_json::Map<String, serde_json::Value>, prefix: &str) -> Extra {
-    map.into_iter()
-        .map(|(k, v)| (format!("{prefix}.{k}"), v))
-        .collect()
+/// `{datatraffic: report}` (or `dataTraffic`).
+pub(crate) fn data_traffic_answer(cx: &mut Cx, body: Json<'_>) -> Result<DataTrafficUsage, FieldError> {
+    usage_under(cx, body, &["datatraffic", "dataTraffic"], text::data_size)
 }
 
-pub(crate) fn report<Q>(
-    raw: raw::NetworkUsageRecord,
-    read: Reader<Q>,
+/// The one report of a view, under the first of `keys` present.
+fn usage_under<Q>(
+    cx: &mut Cx,
+    body: Json<'_>,
+    keys: &[&'static str],
+    read: fn(&str) -> Reading<Q>,
 ) -> Result<UsageReport<Q>, FieldError> {
-    let mut extra = wire::extra(raw.extra);
-    let (total, average, ports) = match raw.measurement {
-        Some(measurement) => {
-            extra.extend(prefixed(measurement.extra, "measurement"));
-            let total = figure(measurement.total, read, "total").at("measurement")?;
-            let average = figure(measurement.average, read, "average").at("measurement")?;
-            let ports = measurement
-                .node
-                .map(|nodes| ports(nodes, read))
-                .transpose()
-                .at("node")
-                .at("measurement")?
-                .unwrap_or_default();
-            (total, average, ports)
-        }
-        None => (None, None, Vec::new()),
-    };
-    let interval = match raw.interval {
-        Some(interval) => {
-            extra.extend(prefixed(interval.extra, "interval"));
-            Some(UsageInterval {
-                from: wire::optional(interval.from, wire::any_date)
-                    .at("from")
-                    .at("interval")?,
-                to: wire::optional(interval.to, wire::any_date)
-                    .at("to")
-                    .at("interval")?,
-            })
-        }
-        None => None,
-    };
-    Ok(UsageReport {
-        server_id: integer_id(raw.server_id),
-        server_name: wire::non_empty(raw.server_name),
-        interval,
-        total,
-        average,
-        ports,
-        overusage: figure(raw.overusage, read, "overusage")?,
-        monthly_threshold: figure(raw.monthly_threshold, read, "monthlyThreshold")?,
-        extra,
+    cx.object(body, |f| {
+        let key = keys.iter().copied().find(|k| f.has(k)).unwrap_or(keys[0]);
+        let mut usage = f
+            .object(key, |r| report(r, read))
+            .ok_or_else(|| f.cx().error(key, "the report is absent"))?;
+        usage.extra.extend(f.rest());
+        Ok(usage)
     })
 }
 
-/// The per-port node in each shape the spec allows: one port's figures, an array of
-/// them, or an object keyed by port.
-fn ports<Q>(raw: raw::NetworkUsageNodes, read: Reader<Q>) -> Result<Vec<PortUsage<Q>>, FieldError> {
-    match raw {
-        raw::NetworkUsageNodes::Node(node) => Ok(vec![port(None, node, read)?]),
-        raw::NetworkUsageNodes::PortList(list) => wire::each(list.0, |mut node| {
-            let name = ["port", "name"]
-                .iter()
-                .find_map(|key| node.extra.shift_remove(*key))
-                .map(|value| match value {
-                    raw::NetworkUsageNodeExtraValue::String(text) => text,
-                    other => scalar(other).to_string(),
-                });
-            port(name, node, read)
-        }),
-        raw::NetworkUsageNodes::PortMap(map) => map
-            .0
-            .into_iter()
-            .map(|(name, node)| port(Some(name.clone()), node, read).at(name))
-            .collect(),
+fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageReport<Q> {
+    let measurement = f.object("measurement", |m| {
+        let ports = ports(m, read);
+        (m.parsed("total", read), m.parsed("average", read), ports, m.rest())
+    });
+    let interval = f.object("interval", |i| {
+        (
+            UsageInterval {
+                from: i.parsed("from", text::any_date),
+                to: i.parsed("to", text::any_date),
+            },
+            i.rest(),
+        )
+    });
+    let mut usage = UsageReport {
+        server_id: f.reference("serverId"),
+        server_name: f.text("serverName"),
+        interval: interval.as_ref().map(|(i, _)| *i),
+        total: None,
+        average: None,
+        ports: Vec::new(),
+        overusage: f.parsed("overusage", read),
+        monthly_threshold: f.parsed("monthlyThreshold", read),
+        extra: f.rest(),
+    };
+    if let Some((total, average, ports, rest)) = measurement {
+        usage.total = total;
+        usage.average = average;
+        usage.ports = ports;
+        usage.extra.extend(prefixed("measurement", rest));
     }
+    if let Some((_, rest)) = interval {
+        usage.extra.extend(prefixed("interval", rest));
+    }
+    usage
 }
 
-fn port<Q>(
-    name: Option<String>,
-    raw: raw::NetworkUsageNode,
-    read: Reader<Q>,
-) -> Result<PortUsage<Q>, FieldError> {
-    Ok(PortUsage {
-        port: wire::non_empty(name),
-        incoming: figure(raw.in_, read, "in")?,
-        outgoing: figure(raw.out, read, "out")?,
-        total: figure(raw.total, read, "total")?,
-        // The spec keeps a port's other fields to scalars (so a single port cannot be
-        // mistaken for a map of ports).
-        extra: raw.extra.into_iter().map(|(k, v)| (k, scalar(v))).collect(),
+/// `node`: one node (`{in, out, total}`), a list of ports (each naming itself with
+/// `port` or `name`), or an object keyed by port.
+fn ports<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> Vec<PortUsage<Q>> {
+    let Some(node) = f.take("node") else {
+        return Vec::new();
+    };
+    let single = matches!(&node, Json::Object(members)
+        if members.iter().any(|(k, _)| matches!(k.as_ref(), "in" | "out" | "total")));
+    let node = match node {
+        Json::Object(members) if !single => Json::Array(
+            members
+                .into_iter()
+                .map(|(name, port)| match port {
+                    Json::Object(mut fields) => {
+                        fields.insert(0, ("port".into(), Json::String(name)));
+                        Json::Object(fields)
+                    }
+                    other => other,
+                })
+                .collect(),
+        ),
+        other => other,
+    };
+    f.put("node", node);
+    f.objects("node", |p| {
+        p.alias("name", "port");
+        Ok(PortUsage {
+            port: p.text("port"),
+            incoming: p.parsed("in", read),
+            outgoing: p.parsed("out", read),
+            total: p.parsed("total", read),
+            extra: p.rest(),
+        })
     })
-}
-
-/// A port's scalar field back as JSON; whole numbers stay integers (the generated type
-/// reads every number as `f64`).
-fn scalar(value: raw::NetworkUsageNodeExtraValue) -> serde_json::Value {
-    match value {
-        raw::NetworkUsageNodeExtraValue::String(text) => serde_json::Value::String(text),
-        raw::NetworkUsageNodeExtraValue::Boolean(flag) => serde_json::Value::Bool(flag),
-        raw::NetworkUsageNodeExtraValue::Number(number) => {
-            #[allow(clippy::cast_possible_truncation)]
-            let whole = number as i64;
-            #[allow(clippy::cast_precision_loss)]
-            if number.fract() == 0.0 && (whole as f64) == number {
-                serde_json::Value::from(whole)
-            } else {
-                serde_json::Number::from_f64(number)
-                    .map_or(serde_json::Value::Null, serde_json::Value::Number)
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn query_dates_are_day_month_year_and_ordered() {
-        let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap();
-        assert_eq!(
-            interval_query(day(2024, 1, 5), day(2024, 2, 29)).unwrap(),
-            ("05-01-2024".to_owned(), "29-02-2024".to_owned())
-        );
-        assert!(interval_query(day(2024, 1, 1), day(2024, 1, 1)).is_ok());
-        match interval_query(day(2024, 2, 1), day(2024, 1, 1)).unwrap_err() {
-            Error::InvalidInput { argument, .. } => assert_eq!(argument, "from"),
-            other => panic!("{other}"),
-        }
-    }
 }

@@ -7,11 +7,12 @@ use crate::model::{ControlPanelId, Extra, OperatingSystemId, RescueImageId};
 
 /// A rescue image, to boot a bare metal server into rescue mode.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct RescueImage {
     /// The image's id (the `osId` of a rescue mode launch).
     pub id: RescueImageId,
     /// The image's name.
-    pub name: String,
+    pub name: Option<String>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
@@ -19,11 +20,12 @@ pub struct RescueImage {
 
 /// An operating system that can be installed on a bare metal server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct OperatingSystem {
     /// The operating system's id (the `osId` of an installation).
     pub id: OperatingSystemId,
     /// Its name.
-    pub name: String,
+    pub name: Option<String>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
@@ -31,11 +33,12 @@ pub struct OperatingSystem {
 
 /// A control panel available for an operating system.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct ControlPanel {
     /// The control panel's id.
     pub id: ControlPanelId,
     /// Its name.
-    pub name: String,
+    pub name: Option<String>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
@@ -44,6 +47,7 @@ pub struct ControlPanel {
 /// The partitioning the service suggests for an operating system on a given bare
 /// metal server, with the disks and filesystem types to choose from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PartitionSchema {
     /// The wire's `limit`, as sent. The API does not say what it limits (presumably
     /// the number of partitions).
@@ -62,6 +66,7 @@ pub struct PartitionSchema {
 
 /// A suggested partitioning of one disk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PartitionSuggestion {
     /// The disk, as a device path.
     pub disk: Option<String>,
@@ -77,13 +82,14 @@ pub struct PartitionSuggestion {
 
 /// One partition of a suggestion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Partition {
     /// The partition's index (from 0).
     pub index: u32,
-    /// Its size.
-    pub size: PartitionSize,
+    /// Its size; `None` when the service gives none that can be read.
+    pub size: Option<PartitionSize>,
     /// The filesystem type (`ext4`, `swap`, …), as the service names it.
-    pub filesystem: String,
+    pub filesystem: Option<String>,
     /// Where it is mounted; `None` for swap (the wire's empty mountpoint).
     pub mountpoint: Option<String>,
     /// Fields the model does not name.
@@ -95,6 +101,7 @@ pub struct Partition {
 /// (the wire's `*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum PartitionSize {
     /// A fixed size in megabytes (the unit the API states).
     Megabytes(u64),
@@ -141,3 +148,5 @@ impl ServiceList {
         self.0
     }
 }
+
+crate::read::shapes::has_extra!(RescueImage, OperatingSystem, ControlPanel);

@@ -3,11 +3,14 @@
 use hostapi_raw_cdn::types as raw;
 use schemars::JsonSchema;
 use serde::Serialize;
+use serde_json::{Map, Value};
 
-use super::Cdn;
+use super::{payload, signing};
 use crate::Error;
+use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::Extra;
-use crate::wire::FieldError;
+use crate::outcome::Confirmation;
+use crate::read::{Cx, FieldError, Fields, Json};
 
 /// A customer's access control list: which calls of each part of the CDN interface
 /// the customer may make.
@@ -20,6 +23,7 @@ use crate::wire::FieldError;
 ///
 /// [`Acl::default`] allows nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Acl {
     /// Content: purging (POST), reading (GET), deleting (DELETE).
     pub content: AclSection,
@@ -44,6 +48,7 @@ pub struct Acl {
 
 /// An ACL section with the permissions POST, GET and DELETE.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct AclSection {
     /// POST: create.
     pub post: bool,
@@ -58,6 +63,7 @@ pub struct AclSection {
 
 /// An ACL section with only the GET permission.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct AclReadSection {
     /// GET: read.
     pub get: bool,
@@ -68,6 +74,7 @@ pub struct AclReadSection {
 
 /// The `origins` ACL section: PUT, POST, GET and DELETE.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct AclOriginsSection {
     /// PUT: update.
     pub put: bool,
@@ -82,261 +89,199 @@ pub struct AclOriginsSection {
     pub extra: Extra,
 }
 
-impl Cdn<'_> {
-    /// Reads the customer's access control list.
-    pub async fn acl(&self) -> Result<Acl, Error> {
-        let signed = self.signed()?;
-        let call = self
+
+/// The access control list of the configured customer ([`Cdn::acl`](super::Cdn::acl)).
+#[derive(Debug, Clone)]
+pub struct Acls {
+    pub(crate) handle: Handle,
+}
+
+impl Acls {
+    retry_unsafe_option!();
+
+    /// Reads the customer's ACL.
+    pub async fn get(&self) -> Result<Acl, Error> {
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let answer = self
             .handle
-            .cdn()
-            .get_acl()
-            .customer_number(signed.customer)
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .send();
+            .call("getAcl", || {
+                cdn.get_acl()
+                    .customer_number(signed.customer)
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .send()
+            })
+            .await?;
         let customer = signed.customer;
-        self.handle
-            .json("getAcl", call)
-            .await?
-            .normalize(|raw| acl_answer(raw, customer))
+        answer.one(|cx, body| payload(cx, body, |cx, json| of_customer(cx, json, customer)))
     }
 
-    /// Replaces the customer's access control list with `acl`, and answers the list as
-    /// the service then has it.
-    ///
-    /// Sent as the one form field `acl` holding the whole list as JSON text, every
-    /// section and every documented permission spelt out (`true` or `false`), plus the
-    /// sections and permissions of the `extra` maps. Refused before sending: an `extra`
-    /// key that repeats a named section or permission.
-    pub async fn replace_acl(&self, acl: &Acl) -> Result<Acl, Error> {
+    /// Replaces the customer's whole ACL with `acl` (the form field `acl`, holding the
+    /// ACL as JSON text) and answers it as the service stored it. Replacing is
+    /// idempotent, so it is retried like a read.
+    pub async fn update(&self, acl: &Acl) -> Result<Acl, Error> {
         let text = acl_json(acl)?;
-        let signed = self.signed()?;
-        let call = self
-            .handle
-            .cdn()
-            .replace_acl()
-            .customer_number(signed.customer)
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .body(raw::AclForm { acl: text })
-            .send();
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let handle = self.handle.clone().retrying_unsafe();
+        let answer = handle
+            .call("replaceAcl", || {
+                cdn.replace_acl()
+                    .customer_number(signed.customer)
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .body(raw::AclForm { acl: text.clone() })
+                    .send()
+            })
+            .await?;
         let customer = signed.customer;
-        self.handle
-            .json("replaceAcl", call)
-            .await?
-            .normalize(|raw| acl_answer(raw, customer))
+        answer.one(|cx, body| payload(cx, body, |cx, json| of_customer(cx, json, customer)))
     }
 
-    /// Deletes the customer's access control list, and answers the list the service
-    /// answers then (the docs do not say whether that is the deleted list or what
-    /// applies afterwards).
-    pub async fn delete_acl(&self) -> Result<Acl, Error> {
-        let signed = self.signed()?;
-        let call = self
+    /// After [`update`](Self::update) failed with an unknown outcome: reads the ACL and
+    /// says whether it now is `acl`.
+    pub async fn confirm_update(&self, acl: &Acl) -> Result<Confirmation<Acl>, Error> {
+        let current = self.get().await?;
+        Ok(if &current == acl {
+            Confirmation::Applied(current)
+        } else {
+            Confirmation::NotApplied
+        })
+    }
+
+    /// Deletes the customer's ACL (the service then allows nothing) and answers the ACL
+    /// as it now is.
+    pub async fn delete(&self) -> Result<Acl, Error> {
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let answer = self
             .handle
-            .cdn()
-            .delete_acl()
-            .customer_number(signed.customer)
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .send();
+            .call("deleteAcl", || {
+                cdn.delete_acl()
+                    .customer_number(signed.customer)
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .send()
+            })
+            .await?;
         let customer = signed.customer;
-        self.handle
-            .json("deleteAcl", call)
-            .await?
-            .normalize(|raw| acl_answer(raw, customer))
+        answer.one(|cx, body| payload(cx, body, |cx, json| of_customer(cx, json, customer)))
     }
 }
 
-/// `{success: {<customer_number>: ACL}}` → the customer's ACL. When the map has no
-/// entry under the customer's number but exactly one entry, that one is taken (the
-/// service may format the number differently); otherwise the answer is not the one
-/// documented.
-pub(crate) fn acl_answer(raw: raw::AclWrapper, customer: &str) -> Result<Acl, FieldError> {
-    let mut by_customer = raw.success.0;
-    if let Some(found) = by_customer.swap_remove(customer) {
-        return Ok(acl(found));
-    }
-    let keys: Vec<String> = by_customer.keys().cloned().collect();
-    match (by_customer.pop(), keys.len()) {
-        (Some((_, only)), 1) => Ok(acl(only)),
-        _ => Err(FieldError::new(format!(
-            "expected the ACL of customer {customer}, found {}",
-            if keys.is_empty() {
-                "none".to_owned()
-            } else {
-                format!("only customers {}", keys.join(", "))
-            }
-        ))
-        .at("success")),
-    }
-}
-
-/// The permissions of a wire section the model does not name for it, kept in the
-/// section's `extra` under their wire names.
-fn leftovers(raw: raw::AclPermissions, named: &[&str]) -> (raw::AclPermissions, Extra) {
-    let mut extra: Extra = crate::wire::extra(raw.extra);
-    let mut keep = |key: &str, value: Option<bool>| {
-        if let Some(value) = value
-            && !named.contains(&key)
-        {
-            extra.insert(key.to_owned(), serde_json::Value::Bool(value));
-        }
+/// `{<customer_number>: ACL}` → the ACL of `customer` (or the only one there).
+pub(crate) fn of_customer(cx: &mut Cx, json: Json<'_>, customer: &str) -> Result<Acl, FieldError> {
+    let Json::Object(mut by_customer) = json else {
+        return Err(cx.error("", format!("expected ACLs by customer, found {}", json.shown())));
     };
-    keep("PUT", raw.put);
-    keep("POST", raw.post);
-    keep("GET", raw.get);
-    keep("DELETE", raw.delete);
-    let rest = raw::AclPermissions {
-        extra: serde_json::Map::new(),
-        ..raw
-    };
-    (rest, extra)
-}
-
-fn section(raw: Option<raw::AclPermissions>) -> AclSection {
-    let Some(raw) = raw else {
-        return AclSection::default();
-    };
-    let (raw, extra) = leftovers(raw, &["POST", "GET", "DELETE"]);
-    AclSection {
-        post: raw.post.unwrap_or(false),
-        get: raw.get.unwrap_or(false),
-        delete: raw.delete.unwrap_or(false),
-        extra,
-    }
-}
-
-fn read_section(raw: Option<raw::AclPermissions>) -> AclReadSection {
-    let Some(raw) = raw else {
-        return AclReadSection::default();
-    };
-    let (raw, extra) = leftovers(raw, &["GET"]);
-    AclReadSection {
-        get: raw.get.unwrap_or(false),
-        extra,
-    }
-}
-
-fn origins_section(raw: Option<raw::AclPermissions>) -> AclOriginsSection {
-    let Some(raw) = raw else {
-        return AclOriginsSection::default();
-    };
-    let (raw, extra) = leftovers(raw, &["PUT", "POST", "GET", "DELETE"]);
-    AclOriginsSection {
-        put: raw.put.unwrap_or(false),
-        post: raw.post.unwrap_or(false),
-        get: raw.get.unwrap_or(false),
-        delete: raw.delete.unwrap_or(false),
-        extra,
-    }
-}
-
-fn acl(raw: raw::Acl) -> Acl {
-    Acl {
-        content: section(raw.content),
-        search: read_section(raw.search),
-        stats: read_section(raw.stats),
-        logs: read_section(raw.logs),
-        origins: origins_section(raw.origins),
-        customers: section(raw.customers),
-        zones: section(raw.zones),
-        ftplog: section(raw.ftplog),
-        extra: crate::wire::extra(raw.extra),
-    }
-}
-
-/// The names of the sections the model names.
-const SECTIONS: [&str; 8] = [
-    "content",
-    "search",
-    "stats",
-    "logs",
-    "origins",
-    "customers",
-    "zones",
-    "ftplog",
-];
-
-/// The wire section of a model section: its named permissions, then its extras.
-fn wire_section(
-    name: &str,
-    put: Option<bool>,
-    post: Option<bool>,
-    get: Option<bool>,
-    delete: Option<bool>,
-    extra: &Extra,
-) -> Result<raw::AclPermissions, Error> {
-    let named = [
-        ("PUT", put),
-        ("POST", post),
-        ("GET", get),
-        ("DELETE", delete),
-    ];
-    if let Some((key, _)) = named
+    let position = by_customer
         .iter()
-        .find(|(key, value)| value.is_some() && extra.contains_key(*key))
-    {
-        return Err(Error::invalid(
-            format!("acl.{name}.extra"),
-            format!("`{key}` is a named permission of the section; set the field instead"),
+        .position(|(k, _)| k == customer)
+        .or((by_customer.len() == 1).then_some(0));
+    let Some(position) = position else {
+        let keys: Vec<String> = by_customer.iter().map(|(k, _)| k.to_string()).collect();
+        return Err(cx.error(
+            "",
+            format!(
+                "expected the ACL of customer {customer}, found {}",
+                if keys.is_empty() { "none".to_owned() } else { format!("only customers {}", keys.join(", ")) }
+            ),
         ));
-    }
-    Ok(raw::AclPermissions {
-        put,
-        post,
-        get,
-        delete,
-        extra: extra.clone().into_iter().collect(),
-    })
+    };
+    let (key, acl) = by_customer.swap_remove(position);
+    cx.within(&key, |cx| cx.object(acl, |f| Ok(read_acl(f))))
 }
 
-/// The ACL as the JSON text the `acl` form field carries.
+/// The permissions of a section: the named ones (false when absent), the others kept.
+fn permissions<const N: usize>(f: &mut Fields<'_, '_>, names: [&str; N]) -> ([bool; N], Extra) {
+    let values = names.map(|name| f.boolean(name).unwrap_or(false));
+    (values, f.rest())
+}
+
+fn read_acl(f: &mut Fields<'_, '_>) -> Acl {
+    let full = |f: &mut Fields<'_, '_>, key: &str| {
+        f.object(key, |s| {
+            let ([post, get, delete], extra) = permissions(s, ["POST", "GET", "DELETE"]);
+            AclSection { post, get, delete, extra }
+        })
+        .unwrap_or_default()
+    };
+    let read_only = |f: &mut Fields<'_, '_>, key: &str| {
+        f.object(key, |s| {
+            let ([get], extra) = permissions(s, ["GET"]);
+            AclReadSection { get, extra }
+        })
+        .unwrap_or_default()
+    };
+    Acl {
+        content: full(f, "content"),
+        search: read_only(f, "search"),
+        stats: read_only(f, "stats"),
+        logs: read_only(f, "logs"),
+        origins: f
+            .object("origins", |s| {
+                let ([put, post, get, delete], extra) = permissions(s, ["PUT", "POST", "GET", "DELETE"]);
+                AclOriginsSection { put, post, get, delete, extra }
+            })
+            .unwrap_or_default(),
+        customers: full(f, "customers"),
+        zones: full(f, "zones"),
+        ftplog: full(f, "ftplog"),
+        extra: f.rest(),
+    }
+}
+
+/// The sections the documents name.
+const SECTIONS: [&str; 8] = ["content", "search", "stats", "logs", "origins", "customers", "zones", "ftplog"];
+
+/// A section as JSON: its named permissions, then its extra ones (which may not shadow
+/// a named one).
+fn section_json(name: &str, named: &[(&str, bool)], extra: &Extra) -> Result<Value, Error> {
+    let mut out = Map::new();
+    for (key, value) in named {
+        if extra.contains_key(*key) {
+            return Err(Error::invalid(
+                format!("acl.{name}.extra"),
+                format!("`{key}` is a named permission of the section; set the field instead"),
+            ));
+        }
+        out.insert((*key).to_owned(), Value::Bool(*value));
+    }
+    out.extend(extra.clone());
+    Ok(Value::Object(out))
+}
+
+/// The ACL as the JSON text the form field `acl` carries.
 fn acl_json(acl: &Acl) -> Result<String, Error> {
-    if let Some(key) = acl
-        .extra
-        .keys()
-        .find(|key| SECTIONS.contains(&key.as_str()))
-    {
+    if let Some(key) = acl.extra.keys().find(|key| SECTIONS.contains(&key.as_str())) {
         return Err(Error::invalid(
             "acl.extra",
             format!("`{key}` is a named section; set the field instead"),
         ));
     }
     let full = |name, s: &AclSection| {
-        wire_section(
-            name,
-            None,
-            Some(s.post),
-            Some(s.get),
-            Some(s.delete),
-            &s.extra,
-        )
+        section_json(name, &[("POST", s.post), ("GET", s.get), ("DELETE", s.delete)], &s.extra)
     };
-    let read =
-        |name, s: &AclReadSection| wire_section(name, None, None, Some(s.get), None, &s.extra);
+    let read = |name, s: &AclReadSection| section_json(name, &[("GET", s.get)], &s.extra);
     let o = &acl.origins;
-    let wire = raw::Acl {
-        content: Some(full("content", &acl.content)?),
-        search: Some(read("search", &acl.search)?),
-        stats: Some(read("stats", &acl.stats)?),
-        logs: Some(read("logs", &acl.logs)?),
-        origins: Some(wire_section(
-            "origins",
-            Some(o.put),
-            Some(o.post),
-            Some(o.get),
-            Some(o.delete),
-            &o.extra,
-        )?),
-        customers: Some(full("customers", &acl.customers)?),
-        zones: Some(full("zones", &acl.zones)?),
-        ftplog: Some(full("ftplog", &acl.ftplog)?),
-        extra: acl.extra.clone().into_iter().collect(),
-    };
-    serde_json::to_string(&wire)
-        .map_err(|e| Error::invalid("acl", format!("cannot be written as JSON: {e}")))
+    let mut wire = Map::new();
+    wire.insert("content".into(), full("content", &acl.content)?);
+    wire.insert("search".into(), read("search", &acl.search)?);
+    wire.insert("stats".into(), read("stats", &acl.stats)?);
+    wire.insert("logs".into(), read("logs", &acl.logs)?);
+    wire.insert(
+        "origins".into(),
+        section_json("origins", &[("PUT", o.put), ("POST", o.post), ("GET", o.get), ("DELETE", o.delete)], &o.extra)?,
+    );
+    wire.insert("customers".into(), full("customers", &acl.customers)?);
+    wire.insert("zones".into(), full("zones", &acl.zones)?);
+    wire.insert("ftplog".into(), full("ftplog", &acl.ftplog)?);
+    wire.extend(acl.extra.clone());
+    Ok(Value::Object(wire).to_string())
 }
+
+crate::read::shapes::has_extra!(Acl);
 
 #[cfg(test)]
 mod tests {
@@ -348,36 +293,22 @@ mod tests {
         acl.extra.insert("zones".into(), serde_json::json!({}));
         let err = acl_json(&acl).unwrap_err();
         assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "acl.extra"));
-
         let mut acl = Acl::default();
         acl.search.extra.insert("GET".into(), true.into());
         let err = acl_json(&acl).unwrap_err();
-        assert!(
-            matches!(&err, Error::InvalidInput { argument, .. } if argument == "acl.search.extra")
-        );
-
-        // A permission the docs do not list for a section may be carried in `extra`.
-        let mut acl = Acl::default();
-        acl.search.extra.insert("POST".into(), true.into());
-        assert!(
-            acl_json(&acl)
-                .unwrap()
-                .contains(r#""search":{"GET":false,"POST":true}"#)
-        );
+        assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "acl.search.extra"));
     }
 
     #[test]
-    fn undocumented_permissions_are_kept_in_extra() {
-        let raw: raw::Acl = serde_json::from_value(serde_json::json!({
-            "search": {"GET": true, "DELETE": true, "PATCH": false},
-            "rules": {"GET": true}
-        }))
-        .unwrap();
-        let acl = acl(raw);
-        assert!(acl.search.get);
-        assert_eq!(acl.search.extra["DELETE"], true);
-        assert_eq!(acl.search.extra["PATCH"], false);
-        assert_eq!(acl.extra["rules"], serde_json::json!({"GET": true}));
-        assert_eq!(acl.content, AclSection::default());
+    fn reads_back_what_it_writes() {
+        let mut acl = Acl::default();
+        acl.content.get = true;
+        acl.origins.put = true;
+        acl.stats.extra.insert("EXPORT".into(), true.into());
+        let text = acl_json(&acl).unwrap();
+        let read = Cx::default()
+            .object(crate::read::json::parse(text.as_bytes()).unwrap(), |f| Ok(read_acl(f)))
+            .unwrap();
+        assert_eq!(read, acl);
     }
 }

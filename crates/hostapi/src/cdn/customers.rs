@@ -5,10 +5,12 @@ use hostapi_raw_cdn::types as raw;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{Cdn, segment};
+use super::{payload, segment, signing};
+use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::macros::id_type;
 use crate::model::{CustomerNumber, Extra};
-use crate::wire::{self, At, FieldError};
+use crate::read::fields::integer_of;
+use crate::read::{Cx, FieldError, Fields, Json};
 use crate::{Error, Secret};
 
 id_type! {
@@ -23,6 +25,7 @@ id_type! {
 /// Unix seconds on the wire, are UTC timestamps. Every field is optional because the
 /// docs do not say which are always sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct CdnCustomer {
     /// The record's numeric id.
     pub id: Option<CdnCustomerId>,
@@ -57,9 +60,10 @@ pub struct CdnCustomer {
 /// that a list, ordered by the numeric index within each outer key, and keeps the
 /// outer key in [`SubCustomer::group`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct SubCustomer {
-    /// The sub-customer's customer number.
-    pub customer_number: Option<CustomerNumber>,
+    /// The sub-customer's customer number (what identifies it).
+    pub customer_number: CustomerNumber,
     /// The outer key the answer files this sub-customer under. The docs do not say
     /// what it is (it is usually the reseller's customer number).
     pub group: String,
@@ -136,156 +140,168 @@ impl SubCustomerUpdate {
     }
 }
 
-impl Cdn<'_> {
-    /// Reads the customer record. `limit` and `offset` go into the path as the docs
-    /// require (their samples use 20 and 0); the docs do not say what they page over.
-    pub async fn customer(&self, limit: u32, offset: u32) -> Result<CdnCustomer, Error> {
-        let signed = self.signed()?;
-        let call = self
-            .handle
-            .cdn()
-            .get_customer()
-            .customer_number(signed.customer)
-            .limit(i64::from(limit))
-            .offset(i64::from(offset))
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .send();
-        self.handle
-            .json("getCustomer", call)
-            .await?
-            .normalize(|raw| customer(raw.success).at("success"))
-    }
 
-    /// Reads a sub-customer of the (reseller) customer. The service answers an indexed
-    /// collection rather than one record, so this answers a list (usually of one).
-    pub async fn sub_customer(&self, number: &CustomerNumber) -> Result<Vec<SubCustomer>, Error> {
+/// The customer the client acts for ([`Cdn::customers`](super::Cdn::customers)).
+#[derive(Debug, Clone)]
+pub struct CdnCustomers {
+    pub(crate) handle: Handle,
+}
+
+impl CdnCustomers {
+    retry_unsafe_option!();
+
+    /// Reads the configured customer. The path carries `limit` and `offset` segments
+    /// (the documents' samples: 20 and 0) whose meaning the documents do not give; these
+    /// are sent.
+    pub async fn get(&self) -> Result<CdnCustomer, Error> {
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let answer = self
+            .handle
+            .call("getCustomer", || {
+                cdn.get_customer()
+                    .customer_number(signed.customer)
+                    .limit(20)
+                    .offset(0)
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .send()
+            })
+            .await?;
+        answer.one(customer_answer)
+    }
+}
+
+/// The sub-customers of a reseller ([`Cdn::sub_customers`](super::Cdn::sub_customers)).
+#[derive(Debug, Clone)]
+pub struct SubCustomers {
+    pub(crate) handle: Handle,
+}
+
+impl SubCustomers {
+    retry_unsafe_option!();
+
+    /// Reads one sub-customer of the configured reseller.
+    pub async fn get(&self, number: &CustomerNumber) -> Result<SubCustomer, Error> {
         segment("number", number.as_str())?;
-        let signed = self.signed()?;
-        let call = self
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let answer = self
             .handle
-            .cdn()
-            .get_sub_customer()
-            .customer_number(signed.customer)
-            .sub_customer_number(number.as_str())
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .send();
-        self.handle
-            .json("getSubCustomer", call)
-            .await?
-            .normalize(sub_customers)
+            .call("getSubCustomer", || {
+                cdn.get_sub_customer()
+                    .customer_number(signed.customer)
+                    .sub_customer_number(number.as_str())
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .send()
+            })
+            .await?;
+        answer.one(|cx, body| payload(cx, body, |cx, json| the_one(cx, json, number)))
     }
 
-    /// Creates the sub-customer `number` of the (reseller) customer, or updates it
-    /// when it exists, with the fields `update` sets (form-encoded; booleans as 1 or
-    /// 0). Answers the sub-customer(s) as the service then has them.
-    ///
-    /// Refused before sending: an update that sets nothing, an FTP quota beyond what
-    /// the wire's integer holds.
-    pub async fn upsert_sub_customer(
-        &self,
-        number: &CustomerNumber,
-        update: &SubCustomerUpdate,
-    ) -> Result<Vec<SubCustomer>, Error> {
+    /// Creates or updates a sub-customer (the API has one call for both) and answers it
+    /// as it now is. An update must set something.
+    pub async fn update(&self, number: &CustomerNumber, update: &SubCustomerUpdate) -> Result<SubCustomer, Error> {
         segment("number", number.as_str())?;
         let form = sub_customer_form(update)?;
-        let signed = self.signed()?;
-        let call = self
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let answer = self
             .handle
-            .cdn()
-            .upsert_sub_customer()
-            .customer_number(signed.customer)
-            .sub_customer_number(number.as_str())
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .body(form)
-            .send();
-        self.handle
-            .json("upsertSubCustomer", call)
-            .await?
-            .normalize(sub_customers)
+            .call("upsertSubCustomer", || {
+                cdn.upsert_sub_customer()
+                    .customer_number(signed.customer)
+                    .sub_customer_number(number.as_str())
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .body(form.clone())
+                    .send()
+            })
+            .await?;
+        answer.one(|cx, body| payload(cx, body, |cx, json| the_one(cx, json, number)))
     }
 }
 
-/// Unix seconds → a UTC timestamp; `0` (and absence) means not given.
-pub(super) fn unix_time(value: Option<i64>) -> Result<Option<DateTime<Utc>>, FieldError> {
-    match value {
+/// `{success: customer}` → the customer.
+pub(crate) fn customer_answer(cx: &mut Cx, body: Json<'_>) -> Result<CdnCustomer, FieldError> {
+    payload(cx, body, |cx, json| cx.object(json, customer))
+}
+
+/// `<seconds>` → a time; 0 is none.
+fn unix_time(f: &mut Fields<'_, '_>, key: &str) -> Option<DateTime<Utc>> {
+    f.get(key, |json| match integer_of(json)? {
         None | Some(0) => Ok(None),
-        Some(seconds) if seconds < 0 => Err(FieldError::new(format!(
-            "expected Unix seconds (a positive integer), found {seconds}"
-        ))),
-        Some(seconds) => DateTime::from_timestamp(seconds, 0)
-            .map(Some)
-            .ok_or_else(|| {
-                FieldError::new(format!("{seconds} is out of range for a Unix timestamp"))
-            }),
-    }
-}
-
-pub(crate) fn customer(raw: raw::Customer) -> Result<CdnCustomer, FieldError> {
-    Ok(CdnCustomer {
-        id: raw.id.map(|id| CdnCustomerId::from_wire(id.to_string())),
-        customer_number: wire::non_empty(raw.customer_number).map(CustomerNumber::from_wire),
-        company_name: wire::non_empty(raw.company_name),
-        parent: wire::non_empty(raw.parent).map(CustomerNumber::from_wire),
-        reseller: raw.reseller.map(wire::boolean_from_integer),
-        active: raw.active.map(wire::boolean_from_integer),
-        ftp_quota: raw.ftp_quota,
-        api_secret: wire::non_empty(raw.api_secret).map(Secret::new),
-        notes: wire::non_empty(raw.notes),
-        created_at: unix_time(raw.created_at).at("created_at")?,
-        updated_at: unix_time(raw.updated_at).at("updated_at")?,
-        extra: wire::extra(raw.extra),
+        Some(seconds) => i64::try_from(seconds)
+            .map_err(|_| format!("expected Unix seconds, found {seconds} (out of range)"))
+            .and_then(crate::read::text::unix_seconds)
+            .map(|time| Some(time.to_utc())),
     })
 }
 
-/// `{success: {<key>: {"0": …, "1": …}}}` → one list: outer keys in wire order, each
-/// group ordered by its numeric index (so "10" comes after "2").
-pub(crate) fn sub_customers(raw: raw::SubCustomerWrapper) -> Result<Vec<SubCustomer>, FieldError> {
+fn customer(f: &mut Fields<'_, '_>) -> Result<CdnCustomer, FieldError> {
+    Ok(CdnCustomer {
+        id: f.reference("id"),
+        customer_number: f.reference("customer_number"),
+        company_name: f.text("companyName"),
+        parent: f.reference("parent"),
+        reseller: f.boolean("reseller"),
+        active: f.boolean("active"),
+        ftp_quota: f.integer("ftp_quota"),
+        api_secret: f.secret("api_secret"),
+        notes: f.text("notes"),
+        created_at: unix_time(f, "created_at"),
+        updated_at: unix_time(f, "updated_at"),
+        extra: f.rest(),
+    })
+}
+
+/// `{<group>: {"0": sub-customer, "1": …}}` → the sub-customers, in group order and by
+/// index within each group.
+pub(crate) fn sub_customers(cx: &mut Cx, json: Json<'_>) -> Result<Vec<SubCustomer>, FieldError> {
+    let Json::Object(groups) = json else {
+        return Err(cx.error("", format!("expected sub-customers by group, found {}", json.shown())));
+    };
     let mut out = Vec::new();
-    for (group, indexed) in raw.success.0 {
-        let mut entries = Vec::with_capacity(indexed.0.len());
-        for (key, record) in indexed.0 {
-            let index: u64 = key.trim().parse().map_err(|_| {
-                FieldError::new(format!(
-                    "expected an index key like \"0\", found `{}`",
-                    key.escape_debug()
-                ))
-                .at(key.clone())
-                .at(group.clone())
-                .at("success")
-            })?;
-            entries.push((index, key, record));
-        }
-        // Stable: equal indexes ("1" and "01") keep their wire order.
-        entries.sort_by_key(|(index, _, _)| *index);
-        for (_, key, record) in entries {
-            let sub = sub_customer(record, &group)
-                .at(key)
-                .at(group.clone())
-                .at("success")?;
-            out.push(sub);
-        }
+    for (group, indexed) in groups {
+        let group_name = group.to_string();
+        let mut fields = cx.within(&group_name, |cx| {
+            cx.object(Json::Object(vec![("items".into(), indexed)]), |f| {
+                Ok(f.objects("items", |s| sub_customer(s, &group_name)))
+            })
+        })?;
+        out.append(&mut fields);
     }
     Ok(out)
 }
 
-fn sub_customer(raw: raw::SubCustomer, group: &str) -> Result<SubCustomer, FieldError> {
+/// The sub-customer numbered `number` of an answer (or its only one).
+pub(crate) fn the_one(cx: &mut Cx, json: Json<'_>, number: &CustomerNumber) -> Result<SubCustomer, FieldError> {
+    let mut all = sub_customers(cx, json)?;
+    let count = all.len();
+    let position = all
+        .iter()
+        .position(|s| &s.customer_number == number)
+        .or((count == 1).then_some(0));
+    position
+        .map(|p| all.swap_remove(p))
+        .ok_or_else(|| cx.error("", format!("expected sub-customer {number}, found {count} other(s)")))
+}
+
+fn sub_customer(f: &mut Fields<'_, '_>, group: &str) -> Result<SubCustomer, FieldError> {
     Ok(SubCustomer {
-        customer_number: wire::non_empty(raw.customer_number).map(CustomerNumber::from_wire),
+        customer_number: f.id("customer_number")?,
         group: group.to_owned(),
-        company_name: wire::non_empty(raw.company_name),
-        reseller: raw.reseller.map(wire::boolean_from_integer),
-        active: raw.active.map(wire::boolean_from_integer),
-        ftp_quota: raw.ftp_quota,
-        api_secret: wire::non_empty(raw.api_secret).map(Secret::new),
-        notes: wire::non_empty(raw.notes),
-        extra: wire::extra(raw.extra),
+        company_name: f.text("companyName"),
+        reseller: f.boolean("reseller"),
+        active: f.boolean("active"),
+        ftp_quota: f.integer("ftp_quota"),
+        api_secret: f.secret("api_secret"),
+        notes: f.text("notes"),
+        extra: f.rest(),
     })
 }
 
-/// The form of a sub-customer write: only the fields the update sets, booleans as 0/1.
 fn sub_customer_form(update: &SubCustomerUpdate) -> Result<raw::SubCustomerForm, Error> {
     let SubCustomerUpdate {
         active,
@@ -294,19 +310,13 @@ fn sub_customer_form(update: &SubCustomerUpdate) -> Result<raw::SubCustomerForm,
         company_name,
         notes,
     } = update;
-    if active.is_none()
-        && ftp_quota.is_none()
-        && reseller.is_none()
-        && company_name.is_none()
-        && notes.is_none()
-    {
+    if active.is_none() && ftp_quota.is_none() && reseller.is_none() && company_name.is_none() && notes.is_none() {
         return Err(Error::invalid("update", "sets nothing"));
     }
     let ftp_quota = ftp_quota
         .map(|quota| {
-            i64::try_from(quota).map_err(|_| {
-                Error::invalid("ftp_quota", format!("{quota} is larger than {}", i64::MAX))
-            })
+            i64::try_from(quota)
+                .map_err(|_| Error::invalid("ftp_quota", format!("{quota} is larger than {}", i64::MAX)))
         })
         .transpose()?;
     Ok(raw::SubCustomerForm {
@@ -320,51 +330,24 @@ fn sub_customer_form(update: &SubCustomerUpdate) -> Result<raw::SubCustomerForm,
     })
 }
 
+crate::read::shapes::has_extra!(CdnCustomer, SubCustomer);
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn unix_seconds_become_utc_timestamps() {
-        assert_eq!(
-            unix_time(Some(1_700_000_000))
-                .unwrap()
-                .unwrap()
-                .to_rfc3339(),
-            "2023-11-14T22:13:20+00:00"
-        );
-        assert_eq!(unix_time(Some(0)), Ok(None));
-        assert_eq!(unix_time(None), Ok(None));
-        assert!(unix_time(Some(-5)).is_err());
-        assert!(unix_time(Some(i64::MAX)).is_err());
-    }
-
-    #[test]
     fn groups_keep_wire_order_and_each_is_ordered_by_index() {
-        // From text: a `serde_json::Value` would sort the keys.
-        let raw: raw::SubCustomerWrapper = serde_json::from_str(
-            r#"{"success": {
-                "R2": {"2": {"customer_number": "b2"}, "01": {"customer_number": "b1"}},
-                "R1": {"10": {"customer_number": "a10"}, "9": {"customer_number": "a9"},
-                       "1": {"customer_number": "a1"}}
-            }}"#,
-        )
-        .unwrap();
-        let subs = sub_customers(raw).unwrap();
+        let body = br#"{
+            "R2": {"2": {"customer_number": "b2"}, "01": {"customer_number": "b1"}},
+            "R1": {"10": {"customer_number": "a10"}, "9": {"customer_number": "a9"}, "1": {"customer_number": "a1"}}
+        }"#;
+        let subs = sub_customers(&mut Cx::default(), crate::read::json::parse(body).unwrap()).unwrap();
         let seen: Vec<(String, String)> = subs
             .iter()
-            .map(|s| {
-                let number = s.customer_number.as_ref().unwrap().to_string();
-                (s.group.clone(), number)
-            })
+            .map(|s| (s.group.clone(), s.customer_number.to_string()))
             .collect();
-        let expected = [
-            ("R2", "b1"),
-            ("R2", "b2"),
-            ("R1", "a1"),
-            ("R1", "a9"),
-            ("R1", "a10"),
-        ];
+        let expected = [("R2", "b1"), ("R2", "b2"), ("R1", "a1"), ("R1", "a9"), ("R1", "a10")];
         assert_eq!(seen, expected.map(|(g, n)| (g.to_owned(), n.to_owned())));
     }
 

@@ -1,14 +1,14 @@
-//! The CDN interface: purges, customers, sub-customers, ACLs, origins.
+//! The CDN interface: purges, the customer and its sub-customers, the access control
+//! list, origins.
 //!
 //! Every CDN call is signed in its path (`…/{timestamp}/{signature}`, see
 //! [`cdn_signature`](crate::cdn_signature)): the handle fills in the timestamp from the
-//! client's clock and the request hook computes the signature, so callers never see
-//! either. Calls act for the customer number the client was built with
-//! ([`ClientBuilder::cdn_customer`](crate::ClientBuilder::cdn_customer)).
+//! client's clock for each attempt and the request hook computes the signature, so
+//! callers never see either. Calls act for the customer number the client was built
+//! with ([`ClientBuilder::cdn_customer`](crate::ClientBuilder::cdn_customer)).
 //!
-//! The module is split by job: `purge` (purging and purge job status), `customers`
-//! (the customer and reseller sub-customers), `acl` (the access control list) and
-//! `origins`.
+//! The module is split by job: `purge`, `customers` (the customer and reseller
+//! sub-customers), `acl` and `origins`.
 
 pub(crate) mod acl;
 pub(crate) mod customers;
@@ -21,7 +21,10 @@ pub use origins::*;
 pub use purge::*;
 
 use crate::handle::{Handle, retry_unsafe_option};
-use crate::signing::SIGNATURE_PLACEHOLDER;
+use crate::Extra;
+use crate::read::shapes::HasExtra;
+use crate::read::{Cx, FieldError, Fields, Json};
+use crate::signing::{CdnSigner, SIGNATURE_PLACEHOLDER};
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -40,13 +43,17 @@ impl Client {
     /// let client = hostapi::Client::from_env()?;
     /// let zone = hostapi::ZoneId::new("1001")?;
     /// let job = client.cdn().purge(&zone, &["/index.html", "/css/site.css"]).await?;
-    /// for entry in client.cdn().purge_status(&zone, &job).await? {
+    /// let done = client
+    ///     .cdn()
+    ///     .wait_purged(&zone, &job.id, &hostapi::WaitOptions::new())
+    ///     .await?;
+    /// for entry in done.entries {
     ///     println!("{}: {}", entry.url, entry.status);
     /// }
     /// # Ok(())
     /// # }
     /// ```
-    pub fn cdn(&self) -> Cdn<'_> {
+    pub fn cdn(&self) -> Cdn {
         Cdn {
             handle: Handle::new(self),
         }
@@ -54,75 +61,107 @@ impl Client {
 }
 
 /// The CDN interface, acting for the configured customer number. Reached with
-/// [`Client::cdn`].
-#[derive(Debug, Clone, Copy)]
-pub struct Cdn<'a> {
-    handle: Handle<'a>,
+/// [`Client::cdn`]; its parts are [`customers`](Self::customers),
+/// [`sub_customers`](Self::sub_customers), [`acl`](Self::acl) and
+/// [`origins`](Self::origins), and purging is a verb of its own
+/// ([`purge`](Self::purge)).
+#[derive(Debug, Clone)]
+pub struct Cdn {
+    handle: Handle,
 }
 
-/// What every signed call needs: the customer number the paths name and the timestamp
-/// the path is signed at. The signature segment itself is a placeholder the request
-/// hook replaces.
-struct Signed<'a> {
-    customer: &'a str,
-    timestamp: i64,
-    signature: &'static str,
+/// What every signed call needs: the customer number the paths name, and the clock
+/// each attempt's timestamp comes from. The signature segment itself is a placeholder
+/// the request hook replaces.
+pub(crate) struct Signing<'a> {
+    pub(crate) customer: &'a str,
+    signer: &'a CdnSigner,
 }
 
-impl Cdn<'_> {
-    retry_unsafe_option!();
+impl Signing<'_> {
+    /// The timestamp of an attempt's path.
+    pub(crate) fn timestamp(&self) -> i64 {
+        self.signer.now()
+    }
 
-    /// The customer number and signing time of a call, or the setting that is
-    /// missing. Nothing is sent when this fails.
-    fn signed(&self) -> Result<Signed<'_>, Error> {
-        let inner = &self.handle.client.inner;
-        let signer = match (&inner.cdn_signer, &inner.cdn_base_url) {
-            (Some(signer), _) => signer,
-            (None, Some(_)) => {
-                return Err(Error::invalid(
-                    "cdn_secret",
-                    "not configured: set HOSTAPI_CDN_SECRET or ClientBuilder::cdn_secret",
-                ));
-            }
-            (None, None) => {
-                return Err(Error::invalid(
-                    "cdn_base_url",
-                    "not configured: set HOSTAPI_CDN_BASE_URL or ClientBuilder::cdn_base_url \
-                     (CDN calls also need the CDN secret, HOSTAPI_CDN_SECRET)",
-                ));
-            }
-        };
-        let customer = inner.cdn_customer.as_deref().ok_or_else(|| {
-            Error::invalid(
-                "cdn_customer",
-                "not configured: set HOSTAPI_CDN_CUSTOMER or ClientBuilder::cdn_customer",
-            )
-        })?;
-        segment("cdn_customer", customer)?;
-        // `/customers/{customer}/{limit}/{offset}` would read as the sub-customer path
-        // for `reseller`, and `/customers/{customer}` paths as ACL paths for `acl`.
-        if ["reseller", "acl"]
-            .iter()
-            .any(|word| customer.eq_ignore_ascii_case(word))
-        {
-            return Err(Error::invalid(
-                "cdn_customer",
-                format!("`{customer}` is a word of the CDN paths, not a customer number"),
-            ));
-        }
-        Ok(Signed {
-            customer,
-            timestamp: signer.now(),
-            signature: SIGNATURE_PLACEHOLDER,
-        })
+    /// The signature segment as the generated code sends it (the hook signs it).
+    pub(crate) fn signature(&self) -> &'static str {
+        SIGNATURE_PLACEHOLDER
     }
 }
 
-/// Checks a value that goes into a signed CDN path as one segment: a path segment
-/// (see [`validate::path_segment`]) made only of characters that travel without
-/// percent-encoding (ASCII letters, digits, `-`, `.`, `_`, `~`), so the path the
-/// server sees is exactly the path that was signed.
-fn segment(argument: &str, value: &str) -> Result<(), Error> {
+impl Cdn {
+    retry_unsafe_option!();
+
+    /// The configured customer.
+    pub fn customers(&self) -> CdnCustomers {
+        CdnCustomers {
+            handle: self.handle.clone(),
+        }
+    }
+
+    /// The sub-customers of the configured customer (a reseller).
+    pub fn sub_customers(&self) -> SubCustomers {
+        SubCustomers {
+            handle: self.handle.clone(),
+        }
+    }
+
+    /// The access control list of the configured customer.
+    pub fn acl(&self) -> Acls {
+        Acls {
+            handle: self.handle.clone(),
+        }
+    }
+
+    /// The origins of the configured customer.
+    pub fn origins(&self) -> Origins {
+        Origins {
+            handle: self.handle.clone(),
+        }
+    }
+}
+
+/// The customer number and clock of a signed call, or the setting that is missing.
+/// Nothing is sent when this fails.
+pub(crate) fn signing(handle: &Handle) -> Result<Signing<'_>, Error> {
+    let inner = &handle.client.inner;
+    let signer = match (&inner.cdn_signer, &inner.cdn_base_url) {
+        (Some(signer), _) => signer,
+        (None, Some(_)) => {
+            return Err(Error::invalid("cdn_secret", "not configured (HOSTAPI_CDN_SECRET)"));
+        }
+        (None, None) => {
+            return Err(Error::invalid(
+                "cdn_base_url",
+                "not configured (HOSTAPI_CDN_BASE_URL; CDN calls also need HOSTAPI_CDN_SECRET)",
+            ));
+        }
+    };
+    let customer = inner
+        .cdn_customer
+        .as_deref()
+        .ok_or_else(|| Error::invalid("cdn_customer", "not configured (HOSTAPI_CDN_CUSTOMER)"))?;
+    segment("cdn_customer", customer)?;
+    // `/customers/{customer}/{limit}/{offset}` would read as the sub-customer path for
+    // `reseller`, and `/customers/{customer}` paths as ACL paths for `acl`.
+    if ["reseller", "acl"]
+        .iter()
+        .any(|word| customer.eq_ignore_ascii_case(word))
+    {
+        return Err(Error::invalid(
+            "cdn_customer",
+            format!("`{customer}` is a word of the CDN paths, not a customer number"),
+        ));
+    }
+    Ok(Signing { customer, signer })
+}
+
+/// Checks a value that goes into a signed CDN path as one segment: a path segment made
+/// only of characters that travel without percent-encoding (ASCII letters, digits,
+/// `-`, `.`, `_`, `~`), so the path the server sees is exactly the path that was
+/// signed.
+pub(crate) fn segment(argument: &str, value: &str) -> Result<(), Error> {
     validate::path_segment(argument, value)?;
     if let Some(bad) = value
         .chars()
@@ -137,6 +176,36 @@ fn segment(argument: &str, value: &str) -> Result<(), Error> {
         ));
     }
     Ok(())
+}
+
+/// The payload of a CDN answer (under `success`, or `succes` as the origin samples
+/// spell it) read by `read`, with the answer's other members joining the record's
+/// `extra`.
+pub(crate) fn payload<'a, T: HasExtra>(
+    cx: &mut Cx,
+    body: Json<'a>,
+    read: impl FnOnce(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+) -> Result<T, FieldError> {
+    let (mut value, rest) = payload_parts(cx, body, read)?;
+    value.extra_mut().extend(rest);
+    Ok(value)
+}
+
+/// The payload of a CDN answer read by `read`, and the answer's other members.
+pub(crate) fn payload_parts<'a, T>(
+    cx: &mut Cx,
+    body: Json<'a>,
+    read: impl FnOnce(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+) -> Result<(T, Extra), FieldError> {
+    cx.object(body, |f: &mut Fields<'_, 'a>| {
+        f.alias("succes", "success");
+        let inner = f
+            .take("success")
+            .ok_or_else(|| f.cx().error("success", "the payload is absent (under `success` or `succes`)"))?;
+        let rest = f.rest();
+        let value = f.cx().within("success", |cx| read(cx, inner))?;
+        Ok((value, rest))
+    })
 }
 
 #[cfg(test)]

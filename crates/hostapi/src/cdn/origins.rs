@@ -4,10 +4,14 @@ use hostapi_raw_cdn::types as raw;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::Cdn;
+use super::{payload, payload_parts, signing};
+use crate::handle::{Handle, retry_unsafe_option};
+use crate::list::{List, Listing};
 use crate::model::macros::open_enum;
 use crate::model::{Extra, OriginId};
-use crate::wire::{self, At, FieldError};
+use crate::outcome::Confirmation;
+use crate::read::Records;
+use crate::read::{Cx, FieldError, Fields, Json};
 use crate::{Error, Secret, validate};
 
 open_enum! {
@@ -27,6 +31,7 @@ open_enum! {
 /// the wire, and is also read from `ignore_cache_refresh`, the name the docs' samples
 /// use. Empty strings (the docs' "otherwise empty string") read as `None`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Origin {
     /// The origin's id.
     pub id: OriginId,
@@ -53,7 +58,7 @@ pub struct Origin {
     /// unless exposed.
     pub basic_auth_password: Option<Secret>,
     /// HTTP headers added to requests to the origin, as the service writes them.
-    pub headers_origin: Option<String>,
+    pub headers_origin: Option<Secret>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
@@ -85,7 +90,7 @@ pub struct NewOrigin {
     /// The basic auth password (the access key secret, for S3 origins).
     pub basic_auth_password: Option<Secret>,
     /// HTTP headers added to requests to the origin.
-    pub headers_origin: Option<String>,
+    pub headers_origin: Option<Secret>,
 }
 
 /// Changes to an origin, for [`Cdn::update_origin`]. Fields left `None` are not sent
@@ -115,7 +120,7 @@ pub struct OriginUpdate {
     /// The basic auth password.
     pub basic_auth_password: Option<Secret>,
     /// HTTP headers added to requests to the origin.
-    pub headers_origin: Option<String>,
+    pub headers_origin: Option<Secret>,
 }
 
 /// Builder methods shared by [`NewOrigin`] and [`OriginUpdate`].
@@ -164,8 +169,9 @@ macro_rules! origin_setters {
             self
         }
 
-        /// Sets the HTTP headers added to requests to the origin.
-        pub fn headers_origin(mut self, headers: impl Into<String>) -> Self {
+        /// Sets the HTTP headers added to requests to the origin (they often carry a
+        /// token, so they are a [`Secret`]).
+        pub fn headers_origin(mut self, headers: impl Into<Secret>) -> Self {
             self.headers_origin = Some(headers.into());
             self
         }
@@ -192,7 +198,7 @@ impl NewOrigin {
 
     origin_setters!();
 
-    fn as_update(&self) -> OriginUpdate {
+    pub(crate) fn as_update(&self) -> OriginUpdate {
         OriginUpdate {
             label: Some(self.label.clone()),
             url: Some(self.url.clone()),
@@ -229,156 +235,148 @@ impl OriginUpdate {
 
     origin_setters!();
 
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self == &Self::default()
     }
 }
 
-impl Cdn<'_> {
-    /// Lists the customer's origins. The service may answer a list or a single origin;
-    /// this is always a list.
-    pub async fn origins(&self) -> Result<Vec<Origin>, Error> {
-        let signed = self.signed()?;
-        let call = self
-            .handle
-            .cdn()
-            .list_origins()
-            .customer_number(signed.customer)
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .send();
-        self.handle
-            .json("listOrigins", call)
-            .await?
-            .normalize(origin_list)
+
+/// The origins of the configured customer ([`Cdn::origins`](super::Cdn::origins)).
+#[derive(Debug, Clone)]
+pub struct Origins {
+    pub(crate) handle: Handle,
+}
+
+impl Origins {
+    retry_unsafe_option!();
+
+    /// Lists the origins. The payload is a list, a single origin, or nothing.
+    pub fn list(&self) -> List<Origin> {
+        let handle = self.handle.clone();
+        List::once(async move {
+            let signed = signing(&handle)?;
+            let cdn = handle.cdn();
+            let answer = handle
+                .call("listOrigins", || {
+                    cdn.list_origins()
+                        .customer_number(signed.customer)
+                        .timestamp(signed.timestamp())
+                        .signature(signed.signature())
+                        .send()
+                })
+                .await?;
+            answer.list(origin_items, origin)
+        })
     }
 
     /// Reads one origin. The id must be numeric.
-    pub async fn origin(&self, id: &OriginId) -> Result<Origin, Error> {
-        let id = validate::integer_id("id", id.as_str())?;
-        let signed = self.signed()?;
-        let call = self
+    pub async fn get(&self, id: &OriginId) -> Result<Origin, Error> {
+        let number = validate::integer_id("id", id.as_str())?;
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let answer = self
             .handle
-            .cdn()
-            .get_origin()
-            .customer_number(signed.customer)
-            .origin_id(id)
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .send();
-        self.handle
-            .json("getOrigin", call)
-            .await?
-            .normalize(|raw| one_origin(raw.success, raw.succes))
+            .call("getOrigin", || {
+                cdn.get_origin()
+                    .customer_number(signed.customer)
+                    .origin_id(number)
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .send()
+            })
+            .await?;
+        answer.one(|cx, body| payload(cx, body, origin))
     }
 
-    /// Creates an origin and answers it as the service made it. Form-encoded;
-    /// `ignore_cache_control` is sent under both its documented name and
-    /// `ignore_cache_refresh`, the name the docs' samples send, with the same value.
-    ///
-    /// Refused before sending: a blank label, a URL that is not `http(s)://host…`, an
-    /// S3 origin without a bucket name, a refresh interval beyond what the wire's
-    /// integer holds.
-    pub async fn create_origin(&self, origin: &NewOrigin) -> Result<Origin, Error> {
-        let update = origin.as_update();
+    /// Creates an origin and answers it as the service stored it. Sends the flag both as
+    /// the documented `ignore_cache_control` and as `ignore_cache_refresh`, which the
+    /// samples use. An S3 origin needs a bucket name.
+    pub async fn create(&self, origin_spec: &NewOrigin) -> Result<Origin, Error> {
+        let update = origin_spec.as_update();
         if update.origin_type == Some(OriginType::S3)
-            && update
-                .s3_bucket_name
-                .as_deref()
-                .is_none_or(|b| b.trim().is_empty())
+            && update.s3_bucket_name.as_deref().is_none_or(|b| b.trim().is_empty())
         {
-            return Err(Error::invalid(
-                "s3_bucket_name",
-                "is required for s3 origins",
-            ));
+            return Err(Error::invalid("s3_bucket_name", "is required for s3 origins"));
         }
         let form = origin_form(&update)?;
-        let signed = self.signed()?;
-        let call = self
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let answer = self
             .handle
-            .cdn()
-            .create_origin()
-            .customer_number(signed.customer)
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .body(form)
-            .send();
-        self.handle
-            .json("createOrigin", call)
-            .await?
-            .normalize(|raw| one_origin(raw.success, raw.succes))
+            .call("createOrigin", || {
+                cdn.create_origin()
+                    .customer_number(signed.customer)
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .body(form.clone())
+                    .send()
+            })
+            .await?;
+        answer.one(|cx, body| payload(cx, body, origin))
     }
 
-    /// Changes an origin: only the fields `update` sets are sent (form-encoded, the
-    /// cache-control flag under both of its names). The service answers nothing about
-    /// the origin (`{"success": ""}`), so neither does this: read it again with
-    /// [`Cdn::origin`] when you need it.
-    ///
-    /// Refused before sending: a non-numeric id, an update that changes nothing, a
-    /// blank label, a URL that is not `http(s)://host…`, a blank S3 bucket name for an
-    /// S3 origin.
-    pub async fn update_origin(&self, id: &OriginId, update: &OriginUpdate) -> Result<(), Error> {
-        let id = validate::integer_id("id", id.as_str())?;
+    /// Changes the given fields of an origin. The service answers `{"success": ""}` and
+    /// nothing more is documented: any 2xx answer is a success. The id must be numeric
+    /// and the update must change something.
+    pub async fn update(&self, id: &OriginId, update: &OriginUpdate) -> Result<(), Error> {
+        let number = validate::integer_id("id", id.as_str())?;
         if update.is_empty() {
             return Err(Error::invalid("update", "changes nothing"));
         }
         if update.origin_type == Some(OriginType::S3)
-            && update
-                .s3_bucket_name
-                .as_deref()
-                .is_some_and(|b| b.trim().is_empty())
+            && update.s3_bucket_name.as_deref().is_some_and(|b| b.trim().is_empty())
         {
-            return Err(Error::invalid(
-                "s3_bucket_name",
-                "is required for s3 origins",
-            ));
+            return Err(Error::invalid("s3_bucket_name", "is required for s3 origins"));
         }
         let form = origin_form(update)?;
-        let signed = self.signed()?;
-        let call = self
-            .handle
-            .cdn()
-            .update_origin()
-            .customer_number(signed.customer)
-            .origin_id(id)
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .body(form)
-            .send();
-        // `{"success": ""}` in the docs' sample, and nothing more is documented: any
-        // 2xx answer is a success with nothing to read.
-        self.handle.empty("updateOrigin", call).await
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        self.handle
+            .call("updateOrigin", || {
+                cdn.update_origin()
+                    .customer_number(signed.customer)
+                    .origin_id(number)
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .body(form.clone())
+                    .send()
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// After [`create`](Self::create) failed with an unknown outcome: whether an origin
+    /// with `origin`'s label and URL now exists.
+    pub async fn confirm_create(&self, origin_spec: &NewOrigin) -> Result<Confirmation<Origin>, Error> {
+        let origins: Listing<Origin> = self.list().await?;
+        Ok(
+            match origins.into_iter().find(|o| {
+                o.label.as_deref() == Some(origin_spec.label.as_str())
+                    && o.url.as_deref() == Some(origin_spec.url.trim())
+            }) {
+                Some(found) => Confirmation::Applied(found),
+                None => Confirmation::NotApplied,
+            },
+        )
     }
 }
 
-/// Checks a source URL: `http://` or `https://` with a host.
+/// Checks a source URL: http or https, with a host.
 fn source_url(argument: &str, value: &str) -> Result<(), Error> {
-    let url = url::Url::parse(value.trim()).map_err(|e| {
-        Error::invalid(
-            argument,
-            format!("`{}` is not a URL: {e}", value.escape_debug()),
-        )
-    })?;
+    let url = url::Url::parse(value.trim())
+        .map_err(|e| Error::invalid(argument, format!("`{}` is not a URL: {e}", value.escape_debug())))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(Error::invalid(
             argument,
-            format!(
-                "`{}` is not an http:// or https:// URL",
-                value.escape_debug()
-            ),
+            format!("`{}` is not an http:// or https:// URL", value.escape_debug()),
         ));
     }
     if url.host_str().is_none_or(str::is_empty) {
-        return Err(Error::invalid(
-            argument,
-            format!("`{}` names no host", value.escape_debug()),
-        ));
+        return Err(Error::invalid(argument, format!("`{}` names no host", value.escape_debug())));
     }
     Ok(())
 }
 
-/// The form of an origin write: the fields set, booleans as 0/1, the cache-control
-/// flag under both names.
 fn origin_form(update: &OriginUpdate) -> Result<raw::OriginForm, Error> {
     if let Some(label) = &update.label {
         validate::not_blank("label", label)?;
@@ -390,22 +388,16 @@ fn origin_form(update: &OriginUpdate) -> Result<raw::OriginForm, Error> {
         .refresh_every_seconds
         .map(|seconds| {
             i64::try_from(seconds).map_err(|_| {
-                Error::invalid(
-                    "refresh_every_seconds",
-                    format!("{seconds} is larger than {}", i64::MAX),
-                )
+                Error::invalid("refresh_every_seconds", format!("{seconds} is larger than {}", i64::MAX))
             })
         })
         .transpose()?;
     let ignore = update.ignore_cache_control.map(i64::from);
     Ok(raw::OriginForm {
-        basic_auth_password: update
-            .basic_auth_password
-            .as_ref()
-            .map(|p| p.expose().to_owned()),
+        basic_auth_password: update.basic_auth_password.as_ref().map(|p| p.expose().to_owned()),
         basic_auth_user: update.basic_auth_user.clone(),
         cache_key: update.cache_key.clone(),
-        headers_origin: update.headers_origin.clone(),
+        headers_origin: update.headers_origin.as_ref().map(|h| h.expose().to_owned()),
         ignore_cache_control: ignore,
         ignore_cache_refresh: ignore,
         label: update.label.clone(),
@@ -417,134 +409,44 @@ fn origin_form(update: &OriginUpdate) -> Result<raw::OriginForm, Error> {
     })
 }
 
-/// The payload of an origin answer, under `success` or the misspelt `succes`
-/// (`success` wins when both are there).
-fn payload<T>(success: Option<T>, succes: Option<T>) -> Result<(&'static str, T), FieldError> {
-    match (success, succes) {
-        (Some(value), _) => Ok(("success", value)),
-        (None, Some(value)) => Ok(("succes", value)),
-        (None, None) => {
-            Err(FieldError::new("required but absent (under `success` or `succes`)").at("success"))
-        }
-    }
-}
-
-pub(crate) fn one_origin(
-    success: Option<raw::Origin>,
-    succes: Option<raw::Origin>,
-) -> Result<Origin, FieldError> {
-    let (key, raw) = payload(success, succes)?;
-    origin(raw).at(key)
-}
-
-/// `{success|succes: [origin…] | origin}` → a list. A single empty object means no
-/// origins.
-pub(crate) fn origin_list(raw: raw::OriginListWrapper) -> Result<Vec<Origin>, FieldError> {
-    let (key, payload) = payload(raw.success, raw.succes)?;
-    match payload {
-        raw::OriginOrOriginList::Array(list) => wire::each(list, origin).at(key),
-        raw::OriginOrOriginList::Origin(one) if is_blank(&one) => Ok(Vec::new()),
-        raw::OriginOrOriginList::Origin(one) => Ok(vec![origin(one).at(key)?]),
-    }
-}
-
-fn is_blank(raw: &raw::Origin) -> bool {
-    raw.id.is_none()
-        && raw.origin_type.is_none()
-        && raw.label.is_none()
-        && raw.origin.is_none()
-        && raw.s3_bucket_name.is_none()
-        && raw.refresh_every.is_none()
-        && raw.ignore_cache_control.is_none()
-        && raw.proxy_header_host.is_none()
-        && raw.cache_key.is_none()
-        && raw.basic_auth_user.is_none()
-        && raw.basic_auth_password.is_none()
-        && raw.headers_origin.is_none()
-        && raw.extra.is_empty()
-}
-
-/// A boolean from a field the spec does not type: integers (0 false, anything else
-/// true), JSON booleans, or their text.
-fn loose_boolean(value: &serde_json::Value) -> Result<bool, FieldError> {
-    if let Some(number) = value.as_i64() {
-        return Ok(wire::boolean_from_integer(number));
-    }
-    let text = wire::scalar_text(value)
-        .ok_or_else(|| FieldError::new(format!("expected 0 or 1, found {value}")))?;
-    wire::boolean(&text)
-}
-
-fn origin(mut raw: raw::Origin) -> Result<Origin, FieldError> {
-    let id = wire::required(raw.id, "id")?;
-    // The samples' name for the flag, read when the documented one is absent (when
-    // both are there, the sample's stays in `extra`).
-    let ignore_cache_control = match raw.ignore_cache_control {
-        Some(flag) => Some(wire::boolean_from_integer(flag)),
-        None => match wire::take_extra(&mut raw.extra, "ignore_cache_refresh") {
-            None | Some(serde_json::Value::Null) => None,
-            Some(value) => Some(loose_boolean(&value).at("ignore_cache_refresh")?),
-        },
-    };
-    Ok(Origin {
-        id: OriginId::from_wire(id.to_string()),
-        origin_type: wire::non_empty(raw.origin_type).map(|t| OriginType::from_wire(&t)),
-        label: wire::non_empty(raw.label),
-        url: wire::non_empty(raw.origin),
-        s3_bucket_name: wire::non_empty(raw.s3_bucket_name),
-        refresh_every_seconds: raw
-            .refresh_every
-            .map(wire::count)
-            .transpose()
-            .at("refresh_every")?,
-        ignore_cache_control,
-        proxy_header_host: wire::non_empty(raw.proxy_header_host),
-        cache_key: wire::non_empty(raw.cache_key),
-        basic_auth_user: wire::non_empty(raw.basic_auth_user),
-        basic_auth_password: wire::non_empty(raw.basic_auth_password).map(Secret::new),
-        headers_origin: wire::non_empty(raw.headers_origin),
-        extra: wire::extra(raw.extra),
+/// The origins of a list answer: a list, one origin, or nothing (`{}`/`[]`/null).
+pub(crate) fn origin_items<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    let (items, extra) = payload_parts(cx, body, |_, json| {
+        Ok(match json {
+            Json::Array(items) => items,
+            Json::Object(members) if members.is_empty() => Vec::new(),
+            json if json.is_nothing() => Vec::new(),
+            one => vec![one],
+        })
+    })?;
+    Ok(Records {
+        path: "success".to_owned(),
+        items,
+        extra,
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn source_urls_are_http_with_a_host() {
-        for good in ["https://www.example.com", "http://origin.example.com:8080/"] {
-            assert!(source_url("url", good).is_ok(), "{good}");
-        }
-        for bad in [
-            "www.example.com",
-            "ftp://example.com",
-            "https://",
-            "not a url",
-        ] {
-            let err = source_url("url", bad).unwrap_err();
-            assert!(
-                matches!(&err, Error::InvalidInput { argument, .. } if argument == "url"),
-                "{bad}: {err}"
-            );
-        }
-    }
-
-    #[test]
-    fn the_flag_is_read_under_either_name() {
-        let read = |json: serde_json::Value| origin(serde_json::from_value(json).unwrap());
-        let o = read(serde_json::json!({"id": 1, "ignore_cache_refresh": "1"})).unwrap();
-        assert_eq!(o.ignore_cache_control, Some(true));
-        assert!(o.extra.is_empty());
-        let o = read(
-            serde_json::json!({"id": 1, "ignore_cache_control": 0, "ignore_cache_refresh": 1}),
-        )
-        .unwrap();
-        assert_eq!(o.ignore_cache_control, Some(false));
-        assert_eq!(o.extra["ignore_cache_refresh"], 1);
-        let err = read(serde_json::json!({"id": 1, "ignore_cache_refresh": "maybe"})).unwrap_err();
-        assert_eq!(err.path(), "ignore_cache_refresh");
-        let err = read(serde_json::json!({"label": "x"})).unwrap_err();
-        assert_eq!(err.path(), "id");
-    }
+/// An origin. `ignore_cache_control` is also read from `ignore_cache_refresh`, the name
+/// the samples use (when both are there, the sample's stays in `extra`).
+pub(crate) fn origin(cx: &mut Cx, json: Json<'_>) -> Result<Origin, FieldError> {
+    cx.object(json, |f: &mut Fields<'_, '_>| {
+        f.alias("ignore_cache_refresh", "ignore_cache_control");
+        Ok(Origin {
+            id: f.id("id")?,
+            origin_type: f.open_enum("origin_type", OriginType::from_wire),
+            label: f.text("label"),
+            url: f.text("origin"),
+            s3_bucket_name: f.text("s3_bucket_name"),
+            refresh_every_seconds: f.integer("refresh_every"),
+            ignore_cache_control: f.boolean("ignore_cache_control"),
+            proxy_header_host: f.text("proxy_header_host"),
+            cache_key: f.text("cache_key"),
+            basic_auth_user: f.text("basic_auth_user"),
+            basic_auth_password: f.secret("basic_auth_password"),
+            headers_origin: f.secret("headers_origin"),
+            extra: f.rest(),
+        })
+    })
 }
+crate::read::shapes::has_extra!(Origin);
+

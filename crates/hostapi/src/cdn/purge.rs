@@ -4,11 +4,11 @@ use hostapi_raw_cdn::types as raw;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{Cdn, segment};
+use super::{Cdn, payload, segment, signing};
 use crate::model::macros::open_enum;
-use crate::model::{PurgeJobId, ZoneId};
+use crate::model::{Extra, PurgeJobId, ZoneId};
+use crate::read::{Cx, FieldError, Json};
 use crate::wait::{Poll, WaitOptions, poll_until};
-use crate::wire::FieldError;
 use crate::{Error, validate};
 
 open_enum! {
@@ -26,6 +26,7 @@ open_enum! {
 
 /// One file of a purge job and where its purge is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PurgeEntry {
     /// The file, as the service names it (the path or URL that was purged).
     pub url: String,
@@ -33,107 +34,114 @@ pub struct PurgeEntry {
     pub status: PurgeStatus,
 }
 
-impl Cdn<'_> {
-    /// Purges the listed files of a zone from the cache, and answers the id of the
-    /// purge job (follow it with [`Cdn::purge_status`]). Sent as the JSON body
-    /// `{"urls": [...]}`.
+
+/// A purge the service accepted: its job, and what it purges. What the CLI prints for a
+/// purge, and what [`Cdn::wait_purged`] completes with each file's status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
+pub struct PurgeJob {
+    /// The job's id.
+    #[serde(rename = "job_id")]
+    pub id: PurgeJobId,
+    /// The zone purged.
+    pub zone: ZoneId,
+    /// The files purged, as sent (`*` for everything).
+    pub urls: Vec<String>,
+    /// Each file and where its purge is, when read (empty right after the purge).
+    pub entries: Vec<PurgeEntry>,
+    /// Members of the answer the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+crate::read::shapes::has_extra!(PurgeJob);
+
+impl PurgeJob {
+    /// Whether no file is still queued (and the status has been read).
+    pub fn is_done(&self) -> bool {
+        !self.entries.is_empty() && self.entries.iter().all(|e| e.status != PurgeStatus::Queued)
+    }
+}
+
+impl Cdn {
+    /// Purges cached files of a zone, and answers the job. Each path names one file as
+    /// the CDN serves it (`/index.html`).
     ///
-    /// `paths` are the files' paths (`/css/site.css`), as the docs call them; they are
-    /// sent as given. Refused before sending: an empty list, a blank path, and a path
-    /// `*` — purging every cached file is [`Cdn::purge_everything`], never the result
-    /// of a list. Not retried after it may have reached the server unless the handle
-    /// is [`retry_unsafe`](Cdn::retry_unsafe).
-    pub async fn purge<S: AsRef<str>>(
-        &self,
-        zone: &ZoneId,
-        paths: &[S],
-    ) -> Result<PurgeJobId, Error> {
+    /// A purge only makes the CDN fetch the files again, so repeating one is harmless:
+    /// it is retried like a read. Refused before sending: no paths, a blank path, and
+    /// `*` (which purges the whole zone at once and loads the origins hard: call
+    /// [`purge_everything`](Self::purge_everything) for that, explicitly).
+    pub async fn purge<S: AsRef<str>>(&self, zone: &ZoneId, paths: &[S]) -> Result<PurgeJob, Error> {
         let urls = purge_paths(paths)?;
         self.send_purge(zone, urls).await
     }
 
-    /// Purges **every** cached file of a zone at once (the body `{"urls":["*"]}`), and
-    /// answers the id of the purge job.
-    ///
-    /// The purge takes effect immediately, and every file is then fetched from the
-    /// origins again: this can load the origin servers hard. Purge the files that
-    /// changed with [`Cdn::purge`] where you can.
-    pub async fn purge_everything(&self, zone: &ZoneId) -> Result<PurgeJobId, Error> {
+    /// Purges every cached file of a zone at once (the wire's `*`). The origins then
+    /// serve every request until the cache fills again.
+    pub async fn purge_everything(&self, zone: &ZoneId) -> Result<PurgeJob, Error> {
         self.send_purge(zone, vec!["*".to_owned()]).await
     }
 
-    async fn send_purge(&self, zone: &ZoneId, urls: Vec<String>) -> Result<PurgeJobId, Error> {
+    async fn send_purge(&self, zone: &ZoneId, urls: Vec<String>) -> Result<PurgeJob, Error> {
         segment("zone", zone.as_str())?;
-        let signed = self.signed()?;
-        let call = self
-            .handle
-            .cdn()
-            .purge_zone_content()
-            .customer_number(signed.customer)
-            .zone_id(zone.as_str())
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .body(raw::PurgeRequest { urls })
-            .send();
-        self.handle
-            .json("purgeZoneContent", call)
-            .await?
-            .normalize(|raw| Ok(PurgeJobId::from_wire(raw.success.to_string())))
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        // Repeating a purge is harmless: retried like a read.
+        let handle = self.handle.clone().retrying_unsafe();
+        let answer = handle
+            .call("purgeZoneContent", || {
+                cdn.purge_zone_content()
+                    .customer_number(signed.customer)
+                    .zone_id(zone.as_str())
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .body(raw::PurgeRequest { urls: urls.clone() })
+                    .send()
+            })
+            .await?;
+        answer.one(|cx, body| purge_answer(cx, body, zone, &urls))
     }
 
-    /// Reads where a purge job is: one entry per file, in the order the service lists
-    /// them. The job id must be numeric (as [`Cdn::purge`] answers it).
-    pub async fn purge_status(
-        &self,
-        zone: &ZoneId,
-        job: &PurgeJobId,
-    ) -> Result<Vec<PurgeEntry>, Error> {
+    /// Reads where each file of a purge job is: the job, its `entries` filled in.
+    pub async fn purge_status(&self, zone: &ZoneId, job: &PurgeJobId) -> Result<PurgeJob, Error> {
         segment("zone", zone.as_str())?;
-        let job = validate::integer_id("job", job.as_str())?;
-        let signed = self.signed()?;
-        let call = self
+        let job_number = validate::integer_id("job", job.as_str())?;
+        let signed = signing(&self.handle)?;
+        let cdn = self.handle.cdn();
+        let answer = self
             .handle
-            .cdn()
-            .get_purge_job()
-            .customer_number(signed.customer)
-            .zone_id(zone.as_str())
-            .job_id(job)
-            .timestamp(signed.timestamp)
-            .signature(signed.signature)
-            .send();
-        self.handle
-            .json("getPurgeJob", call)
-            .await?
-            .normalize(entries)
+            .call("getPurgeJob", || {
+                cdn.get_purge_job()
+                    .customer_number(signed.customer)
+                    .zone_id(zone.as_str())
+                    .job_id(job_number)
+                    .timestamp(signed.timestamp())
+                    .signature(signed.signature())
+                    .send()
+            })
+            .await?;
+        answer.one(|cx, body| status_answer(cx, body, zone, job))
     }
 
-    /// Waits until no file of a purge job is queued: polls [`Cdn::purge_status`] every
-    /// `options` interval and answers the entries as last read. The docs name only the
-    /// `Queued` status, so any other status counts as no longer queued; the deadline
-    /// ends the wait with [`Error::WaitTimeout`] naming how many files were still
-    /// queued.
-    pub async fn wait_purged(
-        &self,
-        zone: &ZoneId,
-        job: &PurgeJobId,
-        options: &WaitOptions,
-    ) -> Result<Vec<PurgeEntry>, Error> {
-        poll_until(
-            format!("purge job {job} of zone {zone}"),
-            options,
-            || async {
-                let entries = self.purge_status(zone, job).await?;
-                let queued = entries
-                    .iter()
-                    .filter(|e| e.status == PurgeStatus::Queued)
-                    .count();
-                Ok(if queued == 0 {
-                    Poll::Done(entries)
-                } else {
-                    Poll::Pending(format!("{queued} of {} files queued", entries.len()))
-                })
-            },
-        )
+    /// Polls a purge job until no file is queued, and answers the job with each file's
+    /// status. A file whose status the documents do not name (neither `Queued` nor
+    /// `Done`) counts as no longer queued.
+    pub async fn wait_purged(&self, zone: &ZoneId, job: &PurgeJobId, options: &WaitOptions) -> Result<PurgeJob, Error> {
+        poll_until(format!("purge job {job} of zone {zone}"), options, || async {
+            let status = self.purge_status(zone, job).await?;
+            let queued = status
+                .entries
+                .iter()
+                .filter(|e| e.status == PurgeStatus::Queued)
+                .count();
+            Ok(if status.entries.is_empty() {
+                Poll::Unsure("no files listed yet".to_owned())
+            } else if queued == 0 {
+                Poll::Done(status)
+            } else {
+                Poll::Pending(format!("{queued} of {} files queued", status.entries.len()))
+            })
+        })
         .await
     }
 }
@@ -168,18 +176,59 @@ fn purge_paths<S: AsRef<str>>(paths: &[S]) -> Result<Vec<String>, Error> {
         .collect()
 }
 
-/// `{success: [{<url>: <status>}, …]}` → one entry per URL, in wire order (an entry
-/// object with several URLs gives several entries).
-pub(crate) fn entries(raw: raw::PurgeJobStatus) -> Result<Vec<PurgeEntry>, FieldError> {
-    Ok(raw
-        .success
-        .into_iter()
-        .flat_map(|entry| entry.0.into_iter())
-        .map(|(url, status)| PurgeEntry {
-            url,
-            status: PurgeStatus::from_wire(&status),
+/// `{success: <job id>}` → the job just started.
+pub(crate) fn purge_answer(cx: &mut Cx, body: Json<'_>, zone: &ZoneId, urls: &[String]) -> Result<PurgeJob, FieldError> {
+    payload(cx, body, |cx, job| {
+        let id = crate::read::fields::id_of(&job).map_err(|message| cx.error("", message))?;
+        Ok(PurgeJob {
+            id: PurgeJobId::from(id),
+            zone: zone.clone(),
+            urls: urls.to_vec(),
+            entries: Vec::new(),
+            extra: Extra::new(),
         })
-        .collect())
+    })
+}
+
+/// `{success: [{<url>: status}, …]}` → the job with its entries.
+pub(crate) fn status_answer(cx: &mut Cx, body: Json<'_>, zone: &ZoneId, job: &PurgeJobId) -> Result<PurgeJob, FieldError> {
+    payload(cx, body, |cx, json| {
+        let entries = entries(cx, json)?;
+        Ok(PurgeJob {
+            id: job.clone(),
+            zone: zone.clone(),
+            urls: entries.iter().map(|e| e.url.clone()).collect(),
+            entries,
+            extra: Extra::new(),
+        })
+    })
+}
+
+/// `[{<url>: status}, …]` → the entries (each object may hold several files).
+pub(crate) fn entries(cx: &mut Cx, json: Json<'_>) -> Result<Vec<PurgeEntry>, FieldError> {
+    let items = match json {
+        Json::Array(items) => items,
+        Json::Null => Vec::new(),
+        object @ Json::Object(_) => vec![object],
+        other => return Err(cx.error("", format!("expected a list of files, found {}", other.shown()))),
+    };
+    let mut out = Vec::new();
+    for (index, item) in items.into_iter().enumerate() {
+        let Json::Object(members) = item else {
+            return Err(cx.error(&format!("[{index}]"), "expected an object mapping a file to its status"));
+        };
+        for (url, status) in members {
+            let status = crate::read::fields::text_of(&status)
+                .ok()
+                .flatten()
+                .map_or_else(|| PurgeStatus::from_wire(""), |s| PurgeStatus::from_wire(&s));
+            out.push(PurgeEntry {
+                url: url.into_owned(),
+                status,
+            });
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -196,19 +245,13 @@ mod tests {
             (&[" * "][..], "path 0 is `*`"),
         ] {
             match purge_paths(paths).unwrap_err() {
-                Error::InvalidInput {
-                    argument,
-                    reason: why,
-                } => {
+                Error::InvalidInput { argument, reason: why } => {
                     assert_eq!(argument, "paths");
                     assert!(why.starts_with(reason), "{why}");
                 }
                 other => panic!("{other}"),
             }
         }
-        assert_eq!(
-            purge_paths(&["/a.css", "/img/*.png"]).unwrap(),
-            ["/a.css", "/img/*.png"]
-        );
+        assert_eq!(purge_paths(&["/a.css", "/img/*.png"]).unwrap(), ["/a.css", "/img/*.png"]);
     }
 }

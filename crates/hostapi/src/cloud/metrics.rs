@@ -1,16 +1,17 @@
 //! Datatraffic metrics of a cloud virtual server: the query, its checks, the model, and
 //! the raw answer → [`TrafficMetrics`].
 
-use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
-use hostapi_raw_cloud::types as raw;
+use chrono::{DateTime, FixedOffset, Offset, SecondsFormat, Utc};
 use rust_decimal::Decimal;
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::Error;
 use crate::model::macros::open_enum;
-use crate::model::{DataUnit, Extra};
-use crate::wire::{self, At, FieldError};
+use crate::model::Extra;
+use crate::read::shapes::prefixed;
+use crate::read::text;
+use crate::read::{Cx, FieldError, Fields, Json};
 
 open_enum! {
     /// The width of one value's bucket in a metrics answer.
@@ -52,6 +53,7 @@ open_enum! {
 /// # let _ = query;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MetricsQuery {
     /// The start of the interval, inclusive.
     pub from: DateTime<Utc>,
@@ -157,6 +159,7 @@ fn rfc3339(time: &DateTime<Utc>) -> String {
 /// `DATATRAFFIC_DOWN` traffic **into** it (`incoming`). Values are in bytes whatever
 /// unit the series is given in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct TrafficMetrics {
     /// The start of the interval, inclusive (from the answer; the query's when the
     /// answer does not say).
@@ -179,6 +182,7 @@ pub struct TrafficMetrics {
 
 /// One direction of traffic: a value per bucket.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct TrafficSeries {
     /// The values, in the order sent (by bucket start).
     pub values: Vec<TrafficValue>,
@@ -188,14 +192,17 @@ pub struct TrafficSeries {
 }
 
 impl TrafficSeries {
-    /// The bytes of all buckets together.
-    pub fn total_bytes(&self) -> Decimal {
-        self.values.iter().map(|v| v.bytes).sum()
+    /// The bytes of all buckets together; `None` if the sum does not fit a decimal.
+    pub fn total_bytes(&self) -> Option<Decimal> {
+        self.values
+            .iter()
+            .try_fold(Decimal::ZERO, |sum, v| sum.checked_add(v.bytes))
     }
 }
 
 /// The traffic of one bucket.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct TrafficValue {
     /// The start of the bucket.
     pub timestamp: DateTime<FixedOffset>,
@@ -209,107 +216,98 @@ pub struct TrafficValue {
     pub extra: Extra,
 }
 
-/// The raw answer → [`TrafficMetrics`]; what the answer leaves out of `_metadata` comes
-/// from the query.
-pub(crate) fn metrics(
-    raw: raw::DatatrafficMetrics,
-    query: &MetricsQuery,
-) -> Result<TrafficMetrics, FieldError> {
-    let mut extra = wire::extra(raw.extra);
-    let utc = FixedOffset::east_opt(0).expect("UTC is an offset");
-    let (meta_from, meta_to, meta_granularity, meta_aggregation) = match raw.metadata {
-        Some(meta) => {
-            prefixed(&mut extra, "_metadata", meta.extra);
-            (meta.from, meta.to, meta.granularity, meta.aggregation)
-        }
-        None => (None, None, None, None),
-    };
-    let from = wire::optional(meta_from, wire::offset_date_time)
-        .at("from")
-        .at("_metadata")?
-        .unwrap_or_else(|| query.from.with_timezone(&utc));
-    let to = wire::optional(meta_to, wire::offset_date_time)
-        .at("to")
-        .at("_metadata")?
-        .unwrap_or_else(|| query.to.with_timezone(&utc));
-    let granularity = wire::non_empty(meta_granularity)
-        .map(|g| Granularity::from_wire(&g))
-        .or_else(|| query.granularity.clone());
-    let aggregation = wire::non_empty(meta_aggregation)
-        .map_or_else(|| query.aggregation.clone(), |a| Aggregation::from_wire(&a));
-    let (up, down) = match raw.metrics {
-        Some(set) => {
-            prefixed(&mut extra, "metrics", set.extra);
-            (set.datatraffic_up, set.datatraffic_down)
-        }
-        None => (None, None),
-    };
-    let outgoing = up
-        .map(series)
-        .transpose()
-        .at("DATATRAFFIC_UP")
-        .at("metrics")?
-        .unwrap_or_default();
-    let incoming = down
-        .map(series)
-        .transpose()
-        .at("DATATRAFFIC_DOWN")
-        .at("metrics")?
-        .unwrap_or_default();
-    Ok(TrafficMetrics {
-        from,
-        to,
-        granularity,
-        aggregation,
-        outgoing,
-        incoming,
-        extra,
-    })
-}
-
-fn prefixed(
-    extra: &mut Extra,
-    prefix: &str,
-    leftovers: serde_json::Map<String, serde_json::Value>,
-) {
-    extra.extend(
-        leftovers
-            .into_iter()
-            .map(|(key, value)| (format!("{prefix}.{key}"), value)),
-    );
-}
-
-/// One series: values to bytes by the series' unit (`B` when the answer gives none, as
-/// in the docs' sample). A unit that is not a known data unit cannot be converted and
-/// is refused rather than guessed.
-fn series(raw: raw::MetricSeries) -> Result<TrafficSeries, FieldError> {
-    let unit = wire::non_empty(raw.unit).map_or(DataUnit::Bytes, |u| wire::data_unit(&u));
-    let factor = unit.bytes().map(Decimal::from).ok_or_else(|| {
-        FieldError::new(format!(
-            "`{}` is not a data unit (B, KB, MB, GB, TB, PB)",
-            unit.as_wire()
-        ))
-        .at("unit")
-    })?;
-    let values = wire::each(raw.values, |value| {
-        let timestamp = wire::non_empty(value.timestamp)
-            .ok_or_else(|| FieldError::missing().at("timestamp"))?;
-        let timestamp = wire::offset_date_time(&timestamp).at("timestamp")?;
-        let amount = wire::required(value.value, "value")?;
-        let amount = wire::decimal_from_f64(amount).at("value")?;
-        let bytes = amount
-            .checked_mul(factor)
-            .ok_or_else(|| FieldError::new("too large to count in bytes").at("value"))?;
-        Ok(TrafficValue {
-            timestamp,
-            bytes,
-            extra: wire::extra(value.extra),
+/// `{_metadata, metrics}` → the metrics; what `_metadata` does not say is taken from
+/// the query asked.
+pub(crate) fn metrics(query: &MetricsQuery) -> impl Fn(&mut Cx, Json<'_>) -> Result<TrafficMetrics, FieldError> + '_ {
+    move |cx, body| {
+        cx.object(body, |f| {
+            let utc = Utc.fix();
+            let meta = f.object("_metadata", |m| {
+                (
+                    m.parsed("from", text::offset_date_time),
+                    m.parsed("to", text::offset_date_time),
+                    m.open_enum("granularity", Granularity::from_wire),
+                    m.open_enum("aggregation", Aggregation::from_wire),
+                    m.rest(),
+                )
+            });
+            let series = f.object("metrics", |m| {
+                (
+                    m.object("DATATRAFFIC_UP", series),
+                    m.object("DATATRAFFIC_DOWN", series),
+                    m.rest(),
+                )
+            });
+            let mut metrics = TrafficMetrics {
+                from: query.from.with_timezone(&utc),
+                to: query.to.with_timezone(&utc),
+                granularity: query.granularity.clone(),
+                aggregation: query.aggregation.clone(),
+                outgoing: TrafficSeries::default(),
+                incoming: TrafficSeries::default(),
+                extra: f.rest(),
+            };
+            if let Some((from, to, granularity, aggregation, rest)) = meta {
+                metrics.from = from.unwrap_or(metrics.from);
+                metrics.to = to.unwrap_or(metrics.to);
+                metrics.granularity = granularity.or(metrics.granularity);
+                metrics.aggregation = aggregation.unwrap_or(metrics.aggregation);
+                metrics.extra.extend(prefixed("_metadata", rest));
+            }
+            if let Some((up, down, rest)) = series {
+                metrics.outgoing = up.unwrap_or_default();
+                metrics.incoming = down.unwrap_or_default();
+                metrics.extra.extend(prefixed("metrics", rest));
+            }
+            Ok(metrics)
         })
-    })
-    .at("values")?;
-    Ok(TrafficSeries {
+    }
+}
+
+/// A series: its unit (bytes when none is given) and values. A unit that is not a data
+/// unit leaves the values unread (kept in `extra`), with a warning: counting them in
+/// bytes would be a guess.
+fn series(f: &mut Fields<'_, '_>) -> TrafficSeries {
+    let unit = f.text("unit");
+    let factor = match unit.as_deref().map(text::data_unit) {
+        None => Some(Decimal::ONE),
+        Some(unit) => unit.bytes(),
+    };
+    let values = match factor {
+        Some(factor) => f.objects("values", |v| value(v, factor)),
+        None => {
+            if let Some(unit) = unit {
+                f.unreadable(
+                    "unit",
+                    Json::String(unit.clone().into()),
+                    format!("`{unit}` is not a data unit; the values are kept as sent"),
+                );
+            }
+            Vec::new()
+        }
+    };
+    TrafficSeries {
         values,
-        extra: wire::extra(raw.extra),
+        extra: f.rest(),
+    }
+}
+
+/// One data point: its timestamp and value identify it.
+fn value(f: &mut Fields<'_, '_>, factor: Decimal) -> Result<TrafficValue, FieldError> {
+    let Some(timestamp) = f.parsed("timestamp", text::offset_date_time) else {
+        return Err(f.cx().error("timestamp", "the point's timestamp is absent or unreadable"));
+    };
+    let Some(amount) = f.decimal("value") else {
+        return Err(f.cx().error("value", "the point's value is absent or unreadable"));
+    };
+    let bytes = amount
+        .checked_mul(factor)
+        .ok_or_else(|| f.cx().error("value", format!("{amount} is too large to count in bytes")))?
+        .normalize();
+    Ok(TrafficValue {
+        timestamp,
+        bytes,
+        extra: f.rest(),
     })
 }
 
@@ -348,25 +346,37 @@ mod tests {
         );
     }
 
+    fn read(body: &str) -> (TrafficMetrics, Vec<crate::read::fields::Warning>) {
+        let mut cx = Cx::default();
+        let query = query();
+        let metrics = metrics(&query)(&mut cx, crate::read::json::parse(body.as_bytes()).unwrap()).unwrap();
+        (metrics, cx.take_warnings())
+    }
+
     #[test]
-    fn values_become_bytes_and_unknown_units_are_refused() {
-        let raw: raw::DatatrafficMetrics = serde_json::from_value(serde_json::json!({
-            "metrics": {
-                "DATATRAFFIC_UP": {"unit": "KB", "values": [{"timestamp": "2024-01-01T00:00:00Z", "value": 1.5}]},
-            }
-        }))
-        .unwrap();
-        let m = metrics(raw, &query()).unwrap();
-        assert_eq!(m.outgoing.values[0].bytes.to_string(), "1500.0");
+    fn values_become_bytes_and_unknown_units_are_kept_unread() {
+        let (m, _) = read(
+            r#"{"metrics": {"DATATRAFFIC_UP": {"unit": "KB", "values": [{"timestamp": "2024-01-01T00:00:00Z", "value": 1.5}]}}}"#,
+        );
+        assert_eq!(m.outgoing.values[0].bytes.to_string(), "1500");
         assert!(m.incoming.values.is_empty());
         assert_eq!(m.from.to_rfc3339(), "2024-01-01T00:00:00+00:00");
-        let raw: raw::DatatrafficMetrics = serde_json::from_value(serde_json::json!({
-            "metrics": {"DATATRAFFIC_DOWN": {"unit": "packets", "values": []}}
-        }))
-        .unwrap();
-        assert_eq!(
-            metrics(raw, &query()).unwrap_err().path(),
-            "metrics.DATATRAFFIC_DOWN.unit"
+        let (m, warnings) = read(
+            r#"{"metrics": {"DATATRAFFIC_DOWN": {"unit": "packets", "values": [{"timestamp": "2024-01-01T00:00:00Z", "value": 3}]}}}"#,
         );
+        assert!(m.incoming.values.is_empty());
+        assert_eq!(warnings[0].path, "metrics.DATATRAFFIC_DOWN.unit");
+        assert!(m.incoming.extra.contains_key("values"), "the values are kept");
+    }
+
+    #[test]
+    fn totals_never_overflow() {
+        let (m, _) = read(
+            r#"{"metrics": {"DATATRAFFIC_UP": {"unit": "B", "values": [
+                {"timestamp": "2024-01-01T00:00:00Z", "value": "50000000000000000000000000000"},
+                {"timestamp": "2024-01-01T01:00:00Z", "value": "50000000000000000000000000000"}]}}}"#,
+        );
+        assert_eq!(m.outgoing.values.len(), 2, "both points read");
+        assert_eq!(m.outgoing.total_bytes(), None);
     }
 }

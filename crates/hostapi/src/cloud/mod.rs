@@ -3,28 +3,29 @@
 
 pub(crate) mod metrics;
 mod model;
-pub(crate) mod normalize;
-
 mod private_clouds;
-mod wait;
+pub(crate) mod read;
 
-pub use metrics::{
-    Aggregation, Granularity, MetricsQuery, TrafficMetrics, TrafficSeries, TrafficValue,
-};
+pub use metrics::{Aggregation, Granularity, MetricsQuery, TrafficMetrics, TrafficSeries, TrafficValue};
 pub use model::*;
 pub use private_clouds::PrivateClouds;
 
-use futures::{Stream, StreamExt, TryStreamExt};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use futures::FutureExt;
 use hostapi_raw_cloud::types as raw;
 
 use crate::handle::{Handle, retry_unsafe_option};
-use crate::model::{CloudServerId, Job};
-use crate::paging::{self as pager, Page};
-use crate::{Client, Error, validate};
+use crate::list::List;
+use crate::model::{CloudServerId, Job, Username};
+use crate::outcome::Confirmation;
+use crate::paging::Page;
+use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::{Client, Error};
 
 impl Client {
     /// The virtual servers of the cloud v2 interface (`/cloud/v2/virtualServers`).
-    pub fn cloud_servers(&self) -> CloudServers<'_> {
+    pub fn cloud_servers(&self) -> CloudServers {
         CloudServers {
             handle: Handle::new(self),
         }
@@ -38,334 +39,327 @@ impl Client {
 /// # async fn run() -> Result<(), hostapi::Error> {
 /// use futures::TryStreamExt;
 /// let client = hostapi::Client::from_env()?;
-/// let mut servers = std::pin::pin!(client.cloud_servers().list().page_size(50).stream());
+/// let mut servers = client.cloud_servers().list().page_size(50).stream();
 /// while let Some(server) = servers.try_next().await? {
 ///     println!("{} {:?}", server.id, server.state);
 /// }
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Debug, Clone, Copy)]
-pub struct CloudServers<'a> {
-    pub(crate) handle: Handle<'a>,
+#[derive(Debug, Clone)]
+pub struct CloudServers {
+    pub(crate) handle: Handle,
 }
 
-impl<'a> CloudServers<'a> {
+impl CloudServers {
     retry_unsafe_option!();
 
-    /// Lists the virtual servers, paging for you: see [`ListCloudServers`] for the page
-    /// size, a [`Stream`] of servers and a collect-all.
-    pub fn list(&self) -> ListCloudServers<'a> {
-        ListCloudServers {
-            handle: self.handle,
-            page_size: ListCloudServers::DEFAULT_PAGE_SIZE,
-        }
+    /// Lists the virtual servers, a page at a time (`limit`/`offset`, by the rules of
+    /// the crate's pager: it follows a `totalCount` that changes and short pages, and
+    /// stops with [`Error::Paging`] on a server that repeats records).
+    pub fn list(&self) -> List<CloudServer> {
+        let handle = self.handle.clone();
+        List::paged(
+            move |offset, limit| {
+                let handle = handle.clone();
+                async move {
+                    let cloud = handle.cloud();
+                    let answer = handle
+                        .call("listVirtualServers", || {
+                            cloud.list_virtual_servers().limit(limit).offset(offset).send()
+                        })
+                        .await?;
+                    let mut total_count = None;
+                    let listing = answer.list(
+                        |cx, body| read::page(cx, body, "virtualServers", &mut total_count),
+                        read::server,
+                    )?;
+                    Ok(Page {
+                        listing,
+                        total_count,
+                        call: answer.call,
+                    })
+                }
+                .boxed()
+            },
+            |server| server.id.to_string(),
+        )
     }
 
-    /// Reads one virtual server. Fails with [`Error::InvalidInput`] (nothing sent) when
-    /// the id cannot be one URL path segment.
+    /// Reads one virtual server.
     pub async fn get(&self, id: &CloudServerId) -> Result<CloudServer, Error> {
-        validate::path_segment("id", id.as_str())?;
-        let call = self
+        let cloud = self.handle.cloud();
+        let answer = self
             .handle
-            .cloud()
-            .get_virtual_server()
-            .id(id.as_str())
-            .send();
-        self.handle
-            .json("getVirtualServer", call)
-            .await?
-            .normalize(normalize::server)
+            .call("getVirtualServer", || cloud.get_virtual_server().id(id.as_str()).send())
+            .await?;
+        answer.one(read::server)
     }
 
     /// Sets the customer's reference of a virtual server (`PUT` with the JSON body
     /// `{"reference": "…"}`) and answers the server as it now is. The reference is sent
-    /// as given; the docs state no limits on it (an empty string is sent as such).
-    pub async fn set_reference(
-        &self,
-        id: &CloudServerId,
-        reference: &str,
-    ) -> Result<CloudServer, Error> {
-        validate::path_segment("id", id.as_str())?;
-        let body = raw::UpdateVirtualServerRequest {
-            reference: reference.to_owned(),
-        };
-        let call = self
+    /// as given (an empty string too).
+    pub async fn update(&self, id: &CloudServerId, reference: &str) -> Result<CloudServer, Error> {
+        let cloud = self.handle.cloud();
+        let answer = self
             .handle
-            .cloud()
-            .update_virtual_server()
-            .id(id.as_str())
-            .body(body)
-            .send();
-        self.handle
-            .json("updateVirtualServer", call)
-            .await?
-            .normalize(normalize::server)
+            .call("updateVirtualServer", || {
+                cloud
+                    .update_virtual_server()
+                    .id(id.as_str())
+                    .body(raw::UpdateVirtualServerRequest {
+                        reference: reference.to_owned(),
+                    })
+                    .send()
+            })
+            .await?;
+        answer.one(read::server)
+    }
+
+    /// After [`update`](Self::update) failed with an unknown outcome: reads the server
+    /// and says whether its reference is now `reference`.
+    pub async fn confirm_update(&self, id: &CloudServerId, reference: &str) -> Result<Confirmation<CloudServer>, Error> {
+        let server = self.get(id).await?;
+        Ok(if server.reference.as_deref().unwrap_or("") == reference.trim() {
+            Confirmation::Applied(server)
+        } else {
+            Confirmation::NotApplied
+        })
     }
 
     /// Starts powering a server on (`POST …/powerOn`, no body). The service works
     /// asynchronously and answers 202 with a [`Job`]; there is no call to follow a job,
-    /// so use [`CloudServers::wait_for_state`] (or [`CloudServers::power_on_and_wait`])
-    /// to wait for the server to run.
+    /// so use [`wait_state`](Self::wait_state) to wait for the server to run.
     pub async fn power_on(&self, id: &CloudServerId) -> Result<Job, Error> {
-        validate::path_segment("id", id.as_str())?;
-        let call = self
+        let cloud = self.handle.cloud();
+        let answer = self
             .handle
-            .cloud()
-            .power_on_virtual_server()
-            .id(id.as_str())
-            .send();
-        self.handle
-            .json("powerOnVirtualServer", call)
-            .await?
-            .normalize(normalize::job)
+            .call("powerOnVirtualServer", || cloud.power_on_virtual_server().id(id.as_str()).send())
+            .await?;
+        answer.one(read::job)
     }
 
     /// Starts powering a server off (`POST …/powerOff`, no body); answers the [`Job`].
     pub async fn power_off(&self, id: &CloudServerId) -> Result<Job, Error> {
-        validate::path_segment("id", id.as_str())?;
-        let call = self
+        let cloud = self.handle.cloud();
+        let answer = self
             .handle
-            .cloud()
-            .power_off_virtual_server()
-            .id(id.as_str())
-            .send();
-        self.handle
-            .json("powerOffVirtualServer", call)
-            .await?
-            .normalize(normalize::job)
+            .call("powerOffVirtualServer", || cloud.power_off_virtual_server().id(id.as_str()).send())
+            .await?;
+        answer.one(read::job)
     }
 
-    /// Starts a reboot (`POST …/reboot`, no body); answers the [`Job`].
+    /// Starts a reboot (`POST …/reboot`, no body); answers the [`Job`]. See
+    /// [`reboot_and_wait`](Self::reboot_and_wait).
     pub async fn reboot(&self, id: &CloudServerId) -> Result<Job, Error> {
-        validate::path_segment("id", id.as_str())?;
-        let call = self
+        let cloud = self.handle.cloud();
+        let answer = self
             .handle
-            .cloud()
-            .reboot_virtual_server()
-            .id(id.as_str())
-            .send();
-        self.handle
-            .json("rebootVirtualServer", call)
-            .await?
-            .normalize(normalize::job)
+            .call("rebootVirtualServer", || cloud.reboot_virtual_server().id(id.as_str()).send())
+            .await?;
+        answer.one(read::job)
     }
 
     /// Starts reinstalling a server with the operating system it has now (`POST
     /// …/reinstall`, no body; no other template can be chosen); answers the [`Job`].
     /// Everything on its disks is lost.
     pub async fn reinstall(&self, id: &CloudServerId) -> Result<Job, Error> {
-        validate::path_segment("id", id.as_str())?;
-        let call = self
+        let cloud = self.handle.cloud();
+        let answer = self
             .handle
-            .cloud()
-            .reinstall_virtual_server()
-            .id(id.as_str())
-            .send();
-        self.handle
-            .json("reinstallVirtualServer", call)
-            .await?
-            .normalize(normalize::job)
+            .call("reinstallVirtualServer", || cloud.reinstall_virtual_server().id(id.as_str()).send())
+            .await?;
+        answer.one(read::job)
     }
 
-    /// Lists every credential of one type on a server — user names only, no passwords
-    /// (read one with [`CloudServers::credential`] for its password). Pages through
-    /// the whole list ([`ListCloudServers::DEFAULT_PAGE_SIZE`] at a time, by the same
-    /// rules as [`ListCloudServers`]).
+    /// Polls the server until its state is `target` (RUNNING or STOPPED) and answers
+    /// the server as last read.
     ///
-    /// Fails with [`Error::InvalidInput`] (nothing sent) for an id that cannot be one
-    /// path segment or a type other than OPERATING_SYSTEM or CONTROL_PANEL.
-    pub async fn credentials(
+    /// The transitional states (STARTING, STOPPING) and the opposite state keep the
+    /// wait going. The service's UNKNOWN is tolerated for a few polls in a row (it may
+    /// pass), then ends the wait with [`Error::WaitFailed`]; so does a state the
+    /// documents do not name (e.g. MAINTENANCE). Fails with [`Error::InvalidInput`]
+    /// naming `state` when `target` is neither RUNNING nor STOPPED (nothing is sent).
+    pub async fn wait_state(
         &self,
         id: &CloudServerId,
-        credential_type: CredentialType,
-    ) -> Result<Vec<Credential>, Error> {
-        validate::path_segment("id", id.as_str())?;
-        check_credential_type(&credential_type)?;
-        let handle = self.handle;
-        let id = id.as_str().to_owned();
-        let fetch = move |offset: u64, limit: u32| {
-            let id = id.clone();
-            let asked = credential_type.clone();
+        target: CloudServerState,
+        options: &WaitOptions,
+    ) -> Result<CloudServer, Error> {
+        check_target(&target)?;
+        let what = format!("cloud server {id} to be {target}");
+        poll_until(what, options, || async {
+            let server = self.get(id).await?;
+            Ok(classify(&target, server))
+        })
+        .await
+    }
+
+    /// Reboots a server and waits until it is RUNNING again. The reboot is proven: the
+    /// wait first sees the server leave RUNNING (or the job come back COMPLETED), then
+    /// accepts RUNNING. A server that never leaves RUNNING ends the wait at the
+    /// deadline, saying so.
+    pub async fn reboot_and_wait(&self, id: &CloudServerId, options: &WaitOptions) -> Result<CloudServer, Error> {
+        let job = self.reboot(id).await?;
+        let left_running = AtomicBool::new(job.status == Some(crate::JobStatus::Completed));
+        poll_until(format!("cloud server {id} to reboot"), options, || {
+            let left_running = &left_running;
             async move {
-                let call = handle
-                    .cloud()
-                    .list_virtual_server_credentials()
-                    .id(id)
-                    .credential_type(asked.as_wire())
-                    .limit(limit)
-                    .offset(offset)
-                    .send();
-                let mut answer = handle.json("listVirtualServerCredentials", call).await?;
-                let total_count = answer.value.metadata.as_ref().and_then(|m| m.total_count);
-                let raw = std::mem::take(&mut answer.value.credentials);
-                Ok(Page::from_answer(
-                    &answer,
-                    "credentials",
-                    raw,
-                    total_count,
-                    |item| normalize::credential_summary(item, &asked),
-                ))
+                let server = self.get(id).await?;
+                if !matches!(server.state, Some(CloudServerState::Running)) {
+                    left_running.store(true, Ordering::Relaxed);
+                } else if !left_running.load(Ordering::Relaxed) {
+                    return Ok(Poll::Pending("running (the reboot has not begun)".to_owned()));
+                }
+                Ok(classify(&CloudServerState::Running, server))
             }
-        };
-        pager::paginate(ListCloudServers::DEFAULT_PAGE_SIZE, fetch)
-            .try_collect()
-            .await
+        })
+        .await
     }
 
-    /// Reads one credential with its password (a [`Secret`](crate::Secret)). Only the
-    /// last password the service configured is known: if the customer changed it
-    /// since, the value returned no longer works.
-    ///
-    /// Fails with [`Error::InvalidInput`] (nothing sent) for an id or user name that
-    /// cannot be one path segment, or a type other than OPERATING_SYSTEM or
-    /// CONTROL_PANEL.
-    pub async fn credential(
-        &self,
-        id: &CloudServerId,
-        credential_type: CredentialType,
-        username: &str,
-    ) -> Result<Credential, Error> {
-        validate::path_segment("id", id.as_str())?;
-        check_credential_type(&credential_type)?;
-        validate::path_segment("username", username)?;
-        let call = self
-            .handle
-            .cloud()
-            .get_virtual_server_credential()
-            .id(id.as_str())
-            .credential_type(credential_type.as_wire())
-            .username(username)
-            .send();
-        self.handle
-            .json("getVirtualServerCredential", call)
-            .await?
-            .normalize(|raw| normalize::credential(raw, &credential_type))
+    /// The credentials of one server.
+    pub fn credentials(&self, id: &CloudServerId) -> Credentials {
+        Credentials {
+            handle: self.handle.clone(),
+            server: id.clone(),
+        }
     }
 
     /// Reads the datatraffic of a server over `[query.from, query.to)`: outgoing
     /// (`DATATRAFFIC_UP`) and incoming (`DATATRAFFIC_DOWN`) bytes per bucket.
     ///
     /// Fails with [`Error::InvalidInput`] (nothing sent) when `from` is not before `to`,
-    /// or the granularity or aggregation is not one the docs allow.
-    pub async fn datatraffic(
-        &self,
-        id: &CloudServerId,
-        query: &MetricsQuery,
-    ) -> Result<TrafficMetrics, Error> {
-        validate::path_segment("id", id.as_str())?;
+    /// or the granularity or aggregation is not one the documents allow.
+    pub async fn datatraffic(&self, id: &CloudServerId, query: &MetricsQuery) -> Result<TrafficMetrics, Error> {
         let wire = metrics::check(query)?;
-        let mut call = self
+        let cloud = self.handle.cloud();
+        let answer = self
             .handle
-            .cloud()
-            .get_virtual_server_datatraffic_metrics()
-            .id(id.as_str())
-            .from(wire.from)
-            .to(wire.to)
-            .aggregation(wire.aggregation);
-        if let Some(granularity) = wire.granularity {
-            call = call.granularity(granularity);
-        }
-        self.handle
-            .json("getVirtualServerDatatrafficMetrics", call.send())
-            .await?
-            .normalize(|raw| metrics::metrics(raw, query))
+            .call("getVirtualServerDatatrafficMetrics", || {
+                let mut call = cloud
+                    .get_virtual_server_datatraffic_metrics()
+                    .id(id.as_str())
+                    .from(wire.from.clone())
+                    .to(wire.to.clone())
+                    .aggregation(wire.aggregation.clone());
+                if let Some(granularity) = &wire.granularity {
+                    call = call.granularity(granularity.clone());
+                }
+                call.send()
+            })
+            .await?;
+        answer.one(metrics::metrics(query))
     }
 }
 
+fn check_target(target: &CloudServerState) -> Result<(), Error> {
+    if matches!(target, CloudServerState::Running | CloudServerState::Stopped) {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "state",
+            format!("can only wait for RUNNING or STOPPED, not {}", target.as_wire()),
+        ))
+    }
+}
+
+/// What one poll means for a wait for `target` (RUNNING or STOPPED).
+fn classify(target: &CloudServerState, server: CloudServer) -> Poll<CloudServer> {
+    match &server.state {
+        Some(state) if state == target => Poll::Done(server),
+        Some(
+            state @ (CloudServerState::Running
+            | CloudServerState::Stopped
+            | CloudServerState::Starting
+            | CloudServerState::Stopping),
+        ) => Poll::Pending(state.to_string()),
+        Some(state @ CloudServerState::Indeterminate) => Poll::Unsure(state.to_string()),
+        Some(state) => Poll::Failed(state.to_string()),
+        None => Poll::Unsure("no state reported".to_owned()),
+    }
+}
+
+/// The credentials of one cloud server (`…/credentials/{type}`), from
+/// [`CloudServers::credentials`].
+#[derive(Debug, Clone)]
+pub struct Credentials {
+    handle: Handle,
+    server: CloudServerId,
+}
+
+impl Credentials {
+    retry_unsafe_option!();
+
+    /// Lists the credentials of one type: user names only, no passwords (read one with
+    /// [`get`](Self::get) for its password). Paged like [`CloudServers::list`]. A type
+    /// other than OPERATING_SYSTEM or CONTROL_PANEL is refused before anything is sent.
+    pub fn list(&self, credential_type: CredentialType) -> List<Credential> {
+        let handle = self.handle.clone();
+        let server = self.server.clone();
+        List::paged(
+            move |offset, limit| {
+                let handle = handle.clone();
+                let server = server.clone();
+                let asked = credential_type.clone();
+                async move {
+                    check_credential_type(&asked)?;
+                    let cloud = handle.cloud();
+                    let answer = handle
+                        .call("listVirtualServerCredentials", || {
+                            cloud
+                                .list_virtual_server_credentials()
+                                .id(server.as_str())
+                                .credential_type(asked.as_wire())
+                                .limit(limit)
+                                .offset(offset)
+                                .send()
+                        })
+                        .await?;
+                    let mut total_count = None;
+                    let listing = answer.list(
+                        |cx, body| read::page(cx, body, "credentials", &mut total_count),
+                        read::credential(&asked),
+                    )?;
+                    Ok(Page {
+                        listing,
+                        total_count,
+                        call: answer.call,
+                    })
+                }
+                .boxed()
+            },
+            |credential| credential.username.to_string(),
+        )
+    }
+
+    /// Reads one credential with its password (a [`Secret`](crate::Secret)). Only the
+    /// last password the service configured is known: if the customer changed it since,
+    /// the value returned no longer works.
+    pub async fn get(&self, credential_type: CredentialType, username: &Username) -> Result<Credential, Error> {
+        check_credential_type(&credential_type)?;
+        let cloud = self.handle.cloud();
+        let answer = self
+            .handle
+            .call("getVirtualServerCredential", || {
+                cloud
+                    .get_virtual_server_credential()
+                    .id(self.server.as_str())
+                    .credential_type(credential_type.as_wire())
+                    .username(username.as_str())
+                    .send()
+            })
+            .await?;
+        answer.one(read::credential(&credential_type))
+    }
+}
+
+/// Only the two documented types can go into the path.
 fn check_credential_type(credential_type: &CredentialType) -> Result<(), Error> {
     match credential_type {
         CredentialType::Unknown(value) => Err(Error::invalid(
             "credential_type",
-            format!(
-                "`{}` is not OPERATING_SYSTEM or CONTROL_PANEL",
-                value.escape_debug()
-            ),
+            format!("`{value}` is not OPERATING_SYSTEM or CONTROL_PANEL"),
         )),
         _ => Ok(()),
-    }
-}
-
-/// A listing of the cloud virtual servers: choose the page size, then take them as a
-/// [`Stream`] ([`stream`](Self::stream)) or all at once
-/// ([`collect_all`](Self::collect_all)).
-///
-/// The pager asks for `limit` = the page size and `offset` = the number of servers
-/// received so far, and reads `_metadata.totalCount`. When the count and the pages
-/// disagree:
-///
-/// - it stops after an empty page, whatever the count says;
-/// - it stops when the servers received reach the **latest** `totalCount` (a count that
-///   changes between pages is followed);
-/// - a page shorter than asked for does not stop it while the count says there is more
-///   (servers cap `limit` at their own maximum);
-/// - a page without `_metadata` (or without `totalCount`) is the only, last page.
-///
-/// The stream holds one page at a time and does not de-duplicate: servers created or
-/// deleted while it runs may make it yield a server twice or miss one, as with any
-/// offset paging. A request that fails ends the stream with its error; a server record
-/// that cannot be read is yielded as an [`Error::Decode`] (its path indexes that page,
-/// e.g. `virtualServers[3].contract.startsAt`) and the stream goes on.
-#[derive(Debug, Clone, Copy)]
-#[must_use = "a listing does nothing until streamed or collected"]
-pub struct ListCloudServers<'a> {
-    handle: Handle<'a>,
-    page_size: u32,
-}
-
-impl<'a> ListCloudServers<'a> {
-    /// The page size unless you choose one.
-    pub const DEFAULT_PAGE_SIZE: u32 = 100;
-    /// The largest page size accepted. The docs state no maximum; a server that caps
-    /// pages lower is followed (short pages do not end the listing).
-    pub const MAX_PAGE_SIZE: u32 = 1000;
-
-    /// How many servers to ask for per request, `1..=`[`MAX_PAGE_SIZE`](Self::MAX_PAGE_SIZE)
-    /// (default [`DEFAULT_PAGE_SIZE`](Self::DEFAULT_PAGE_SIZE)). Checked when the
-    /// listing starts: out of range, the stream's only item is
-    /// [`Error::InvalidInput`] naming `page_size`, and nothing is sent.
-    pub fn page_size(mut self, page_size: u32) -> Self {
-        self.page_size = page_size;
-        self
-    }
-
-    /// The servers, one by one, fetched a page at a time as you consume them.
-    pub fn stream(self) -> impl Stream<Item = Result<CloudServer, Error>> + Send + 'a {
-        if !(1..=Self::MAX_PAGE_SIZE).contains(&self.page_size) {
-            let error = Error::invalid(
-                "page_size",
-                format!(
-                    "{} is not within 1..={}",
-                    self.page_size,
-                    Self::MAX_PAGE_SIZE
-                ),
-            );
-            return futures::stream::once(async move { Err(error) }).left_stream();
-        }
-        let handle = self.handle;
-        let fetch = move |offset: u64, limit: u32| async move {
-            let call = handle
-                .cloud()
-                .list_virtual_servers()
-                .limit(limit)
-                .offset(offset)
-                .send();
-            let mut answer = handle.json("listVirtualServers", call).await?;
-            let total_count = answer.value.metadata.as_ref().and_then(|m| m.total_count);
-            let raw = std::mem::take(&mut answer.value.virtual_servers);
-            Ok(Page::from_answer(
-                &answer,
-                "virtualServers",
-                raw,
-                total_count,
-                normalize::server,
-            ))
-        };
-        pager::paginate(self.page_size, fetch).right_stream()
-    }
-
-    /// Every server, in one `Vec`. Stops at the first error.
-    pub async fn collect_all(self) -> Result<Vec<CloudServer>, Error> {
-        self.stream().try_collect().await
     }
 }

@@ -1,15 +1,15 @@
 //! The cloud v2 virtual server, the private cloud and the shapes they share, and the
 //! credentials of a server, as the facade presents them.
 
-use std::net::IpAddr;
-
 use chrono::{DateTime, FixedOffset};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::Secret;
 use crate::model::macros::open_enum;
-use crate::model::{CloudServerId, DataSize, Extra, Money, PrivateCloudId};
+use crate::model::{
+    CloudServerId, DataSize, Extra, IpAddress, Money, PrivateCloudId, Sla, Username,
+};
 
 open_enum! {
     /// The power state of a cloud virtual server.
@@ -69,16 +69,6 @@ open_enum! {
 }
 
 open_enum! {
-    /// Whether an IP address is reachable from the internet.
-    IpVisibility {
-        /// `PUBLIC`.
-        Public = "PUBLIC" => "public",
-        /// `PRIVATE`: on the provider's private network only.
-        Private = "PRIVATE" => "private",
-    }
-}
-
-open_enum! {
     /// The kind of traffic a server's allowance covers (`trafficType`).
     TrafficType {
         /// `VOLUME`.
@@ -105,6 +95,7 @@ open_enum! {
 /// wire (the docs do not say which are always sent), so they are `Option`s here;
 /// `ips` is empty when the wire has none.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct CloudServer {
     /// The server's id (a string, often UUID-shaped).
     pub id: CloudServerId,
@@ -126,7 +117,7 @@ pub struct CloudServer {
     /// The service offering (S, M, L, XL).
     pub service_offering: Option<ServiceOffering>,
     /// The service level agreement's name.
-    pub sla: Option<String>,
+    pub sla: Option<Sla>,
     /// The contract.
     pub contract: Option<CloudContract>,
     /// The hardware.
@@ -134,7 +125,7 @@ pub struct CloudServer {
     /// The attached ISO image; `None` when none is attached (the wire's `null`).
     pub iso: Option<CloudIso>,
     /// The IP addresses.
-    pub ips: Vec<CloudIp>,
+    pub ips: Vec<IpAddress>,
     /// The traffic allowance; `None` when the record leaves it out (some do).
     pub network_traffic: Option<CloudNetworkTraffic>,
     /// Fields the model does not name.
@@ -148,6 +139,7 @@ pub struct CloudServer {
 /// `ips` and `network_traffic` have the virtual server's shapes. Every other field the
 /// service sends is kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PrivateCloud {
     /// The private cloud's id.
     pub id: PrivateCloudId,
@@ -158,13 +150,13 @@ pub struct PrivateCloud {
     /// The service offering (`FLAT_FEE` in the samples).
     pub service_offering: Option<ServiceOffering>,
     /// The service level agreement's name.
-    pub sla: Option<String>,
+    pub sla: Option<Sla>,
     /// The contract.
     pub contract: Option<CloudContract>,
     /// The hardware.
     pub hardware: Option<CloudHardware>,
     /// The IP addresses.
-    pub ips: Vec<CloudIp>,
+    pub ips: Vec<IpAddress>,
     /// The traffic allowance, when the record gives one.
     pub network_traffic: Option<CloudNetworkTraffic>,
     /// Fields the model does not name.
@@ -174,6 +166,7 @@ pub struct PrivateCloud {
 
 /// The contract of a cloud virtual server or private cloud.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct CloudContract {
     /// The contract's id.
     pub id: Option<String>,
@@ -195,6 +188,7 @@ pub struct CloudContract {
 
 /// The hardware of a cloud virtual server or private cloud.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct CloudHardware {
     /// CPU cores (the wire's `cpu.cores`).
     pub cpu_cores: Option<u32>,
@@ -210,6 +204,7 @@ pub struct CloudHardware {
 
 /// An ISO image attached to a cloud virtual server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct CloudIso {
     /// The ISO's id.
     pub id: Option<String>,
@@ -222,23 +217,9 @@ pub struct CloudIso {
     pub extra: Extra,
 }
 
-/// An IP address of a cloud virtual server or private cloud.
-///
-/// The wire's `version` (4 or 6) is what `ip` already says (`ip.is_ipv4()`); it is
-/// checked against the address and not repeated here.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct CloudIp {
-    /// The address.
-    pub ip: IpAddr,
-    /// Public or private (the wire's `type`).
-    pub visibility: Option<IpVisibility>,
-    /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
-    pub extra: Extra,
-}
-
 /// The traffic allowance of a cloud virtual server or private cloud.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct CloudNetworkTraffic {
     /// What the allowance counts (the wire's `type`; `DATATRAFFIC`).
     pub kind: Option<String>,
@@ -260,12 +241,13 @@ pub struct CloudNetworkTraffic {
 /// ([`CloudServers::credentials`](crate::CloudServers::credentials)); read one
 /// credential ([`CloudServers::credential`](crate::CloudServers::credential)) for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Credential {
     /// Operating system or control panel (the type asked for when the wire leaves it
     /// out).
     pub credential_type: CredentialType,
     /// The user name.
-    pub username: String,
+    pub username: Username,
     /// The password, a [`Secret`] (redacted in `Debug` and serialised output unless
     /// exposed); `None` in lists, and when the service sends none.
     pub password: Option<Secret>,
@@ -273,3 +255,5 @@ pub struct Credential {
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
+
+crate::read::shapes::has_extra!(CloudServer, PrivateCloud, Credential);

@@ -2,17 +2,21 @@
 //! update and delete records.
 
 mod model;
-pub(crate) mod normalize;
+pub(crate) mod read;
 
 pub use model::*;
 
+use hostapi_raw_infra::types as raw;
+
 use crate::handle::{Handle, retry_unsafe_option};
-use crate::model::DnsRecordId;
+use crate::list::List;
+use crate::model::{DnsRecordId, DomainName};
+use crate::outcome::Confirmation;
 use crate::{Client, Error, validate};
 
 impl Client {
-    /// The domain names of the account and their DNS records.
-    pub fn domains(&self) -> Domains<'_> {
+    /// The domain names of the account (`/v1/domains`) and their DNS records.
+    pub fn domains(&self) -> Domains {
         Domains {
             handle: Handle::new(self),
         }
@@ -21,76 +25,88 @@ impl Client {
 
 /// Domain names (`/v1/domains`). The records of one domain are reached with
 /// [`Domains::records`].
-#[derive(Debug, Clone, Copy)]
-pub struct Domains<'a> {
-    handle: Handle<'a>,
+///
+/// ```no_run
+/// # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
+/// let domain: hostapi::DomainName = "example.com".parse()?;
+/// let updated = client.domains().set_ttl(&domain, 3600).await?;
+/// for record in client.domains().records(&domain).list().await? {
+///     println!("{} {:?} {}", record.name, record.record_type, record.content);
+/// }
+/// # let _ = updated;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Domains {
+    handle: Handle,
 }
 
-impl<'a> Domains<'a> {
+impl Domains {
     retry_unsafe_option!();
 
     /// Lists every domain. A domain in an error state (a `code` other than 1000) is
     /// listed like the others; see [`Domain::is_normal`].
-    pub async fn list(&self) -> Result<Vec<Domain>, Error> {
-        let call = self.handle.infra().list_domains().send();
-        self.handle
-            .records("listDomains", call, &normalize::LIST)
-            .await
+    pub fn list(&self) -> List<Domain> {
+        let handle = self.handle.clone();
+        List::once(async move {
+            let infra = handle.infra();
+            let answer = handle
+                .call("listDomains", || infra.list_domains().send())
+                .await?;
+            answer.list(read::domains, read::wrapped_domain)
+        })
     }
 
-    /// Reads one domain by name. Validates the name (a domain name such as `example.com`)
-    /// before sending. A domain in an error state is returned as it is; see
+    /// Reads one domain. A domain in an error state is returned as it is; see
     /// [`Domain::is_normal`].
-    pub async fn get(&self, domain: &str) -> Result<Domain, Error> {
-        validate_domain(domain)?;
-        let call = self.handle.infra().get_domain().domainname(domain).send();
-        self.handle
-            .json("getDomain", call)
-            .await?
-            .normalize(normalize::single)
+    pub async fn get(&self, domain: &DomainName) -> Result<Domain, Error> {
+        let infra = self.handle.infra();
+        let answer = self
+            .handle
+            .call("getDomain", || infra.get_domain().domainname(domain.as_str()).send())
+            .await?;
+        answer.one(read::wrapped_domain)
     }
 
     /// Changes the TTL of a domain, in seconds, and answers the domain as it now is.
     ///
-    /// The API documents no range; the facade accepts [`TTL_RANGE`] (60 to 86 400
-    /// seconds, one minute to one day) and refuses other values, and a name that is
-    /// not a domain name, before sending. The answer's `code` is the domain's state,
-    /// not the outcome of the call (the service answers 200 and the TTL is changed): a
-    /// domain in an error state comes back as it is, with [`Domain::is_normal`] false.
-    pub async fn set_ttl(&self, domain: &str, ttl: u32) -> Result<Domain, Error> {
-        validate_domain(domain)?;
-        if !TTL_RANGE.contains(&ttl) {
-            return Err(Error::invalid(
-                "ttl",
-                format!(
-                    "{ttl} is outside {}..={} seconds",
-                    TTL_RANGE.start(),
-                    TTL_RANGE.end()
-                ),
-            ));
-        }
-        let form = hostapi_raw_infra::types::UpdateDomainTtlForm {
-            ttl: i64::from(ttl),
-        };
-        let call = self
+    /// The documents give no range, so none is enforced here. The answer's `code` is
+    /// the domain's state, not the outcome of the call: a domain in an error state
+    /// comes back as it is, with [`Domain::is_normal`] false.
+    pub async fn set_ttl(&self, domain: &DomainName, ttl: u32) -> Result<Domain, Error> {
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .update_domain_ttl()
-            .domainname(domain)
-            .body(form)
-            .send();
-        self.handle
-            .json("updateDomainTtl", call)
-            .await?
-            .normalize(normalize::single)
+            .call("updateDomainTtl", || {
+                infra
+                    .update_domain_ttl()
+                    .domainname(domain.as_str())
+                    .body(raw::UpdateDomainTtlForm {
+                        ttl: i64::from(ttl),
+                    })
+                    .send()
+            })
+            .await?;
+        answer.one(read::wrapped_domain)
     }
 
-    /// The DNS records of one domain. Nothing is sent until a method of the returned
-    /// handle is called; the name is validated then.
-    pub fn records(&self, domain: &str) -> DnsRecords<'a> {
+    /// After [`set_ttl`](Self::set_ttl) failed with an unknown outcome: reads the
+    /// domain and says whether its TTL is now `ttl`.
+    pub async fn confirm_ttl(&self, domain: &DomainName, ttl: u32) -> Result<Confirmation<Domain>, Error> {
+        let current = self.get(domain).await?;
+        Ok(if current.ttl == Some(ttl) {
+            Confirmation::Applied(current)
+        } else {
+            Confirmation::NotApplied
+        })
+    }
+
+    /// The DNS records of one domain.
+    pub fn records(&self, domain: &DomainName) -> DnsRecords {
         DnsRecords {
-            handle: self.handle,
-            domain: domain.to_owned(),
+            handle: self.handle.clone(),
+            domain: domain.clone(),
         }
     }
 }
@@ -98,139 +114,163 @@ impl<'a> Domains<'a> {
 /// The DNS records of one domain (`/v1/domains/{domain}/dnsRecords`), from
 /// [`Domains::records`].
 #[derive(Debug, Clone)]
-pub struct DnsRecords<'a> {
-    handle: Handle<'a>,
-    domain: String,
+pub struct DnsRecords {
+    handle: Handle,
+    domain: DomainName,
 }
 
-impl DnsRecords<'_> {
-    /// The same handle, with calls that are not idempotent (POST: create) retried like
-    /// reads when they fail in a way that may pass. By default they are retried only
-    /// when the request provably never reached the server; opt in when a duplicate
-    /// record is harmless to you.
-    pub fn retry_unsafe(self) -> Self {
-        Self {
-            handle: self.handle.retrying_unsafe(),
-            domain: self.domain,
-        }
-    }
+impl DnsRecords {
+    retry_unsafe_option!();
 
     /// The domain these records belong to.
-    pub fn domain(&self) -> &str {
+    pub fn domain(&self) -> &DomainName {
         &self.domain
     }
 
     /// Lists the domain's records.
-    pub async fn list(&self) -> Result<Vec<DnsRecord>, Error> {
-        validate_domain(&self.domain)?;
-        let call = self
-            .handle
-            .infra()
-            .list_dns_records()
-            .domainname(self.domain.as_str())
-            .send();
-        self.handle
-            .records("listDnsRecords", call, &normalize::RECORDS)
-            .await
+    pub fn list(&self) -> List<DnsRecord> {
+        let handle = self.handle.clone();
+        let domain = self.domain.clone();
+        List::once(async move {
+            let infra = handle.infra();
+            let answer = handle
+                .call("listDnsRecords", || {
+                    infra.list_dns_records().domainname(domain.as_str()).send()
+                })
+                .await?;
+            answer.list(read::records, read::wrapped_record)
+        })
     }
 
     /// Reads one record.
     pub async fn get(&self, id: &DnsRecordId) -> Result<DnsRecord, Error> {
-        validate_domain(&self.domain)?;
-        validate::path_segment("id", id.as_str())?;
-        let call = self
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_dns_record()
-            .domainname(self.domain.as_str())
-            .record_id(id.as_str())
-            .send();
-        self.handle
-            .json("getDnsRecord", call)
-            .await?
-            .normalize(normalize::single_record)
+            .call("getDnsRecord", || {
+                infra
+                    .get_dns_record()
+                    .domainname(self.domain.as_str())
+                    .record_id(id.as_str())
+                    .send()
+            })
+            .await?;
+        answer.one(read::wrapped_record)
     }
 
     /// Creates a record and answers it as the service stored it.
     ///
     /// Sends the form `host`, `type`, `content` and, for MX and SRV records,
-    /// `priority`. Validated before sending: the name and value are not blank, an A
+    /// `priority`. Checked before sending: the name and value are not blank, an A
     /// record holds an IPv4 address and an AAAA record an IPv6 address, and a priority
-    /// is given for MX and SRV records and for no other type.
+    /// is given for MX and SRV records and for no other type. Not retried once it may
+    /// have reached the service (a second create would make a second record), unless
+    /// [`retry_unsafe`](Self::retry_unsafe); see [`confirm_create`](Self::confirm_create).
     pub async fn create(&self, record: &NewDnsRecord) -> Result<DnsRecord, Error> {
-        validate_domain(&self.domain)?;
-        validate_record(
-            &record.name,
-            &record.record_type,
-            &record.content,
-            record.priority,
-        )?;
-        let call = self
+        validate_record(&record.name, &record.record_type, &record.content, record.priority)?;
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .create_dns_record()
-            .domainname(self.domain.as_str())
-            .body(normalize::create_form(record))
-            .send();
-        self.handle
-            .json("createDnsRecord", call)
-            .await?
-            .normalize(normalize::single_record)
+            .call("createDnsRecord", || {
+                infra
+                    .create_dns_record()
+                    .domainname(self.domain.as_str())
+                    .body(raw::CreateDnsRecordForm {
+                        host: record.name.clone(),
+                        type_: record.record_type.as_wire().to_owned(),
+                        content: record.content.clone(),
+                        priority: record.priority.map(i64::from),
+                    })
+                    .send()
+            })
+            .await?;
+        answer.one(read::wrapped_record)
     }
 
     /// Replaces a record's name, type, value and priority, and answers the record as
     /// it now is.
     ///
-    /// The docs name the form fields `id, name, type, data, priority` while their
-    /// sample sends `id, host, type, content, priority`; the facade sends both
-    /// spellings with the same values (`id`, `type`, `name` and `host`, `data` and
-    /// `content`, and `priority` for MX and SRV records), so either reading of the
-    /// server works. The id must be numeric (the form's `id` is an integer); the
-    /// record is validated as for [`DnsRecords::create`].
-    pub async fn update(
-        &self,
-        id: &DnsRecordId,
-        update: &DnsRecordUpdate,
-    ) -> Result<DnsRecord, Error> {
-        validate_domain(&self.domain)?;
+    /// The documents name the form fields `id, name, type, data, priority` while their
+    /// sample sends `id, host, type, content, priority`; both spellings are sent with
+    /// the same values, so either reading of the server works. The id must be numeric
+    /// (the form's `id` is an integer); the record is checked as for
+    /// [`create`](Self::create).
+    pub async fn update(&self, id: &DnsRecordId, update: &NewDnsRecord) -> Result<DnsRecord, Error> {
         let numeric_id = validate::integer_id("id", id.as_str())?;
-        validate_record(
-            &update.name,
-            &update.record_type,
-            &update.content,
-            update.priority,
-        )?;
-        let call = self
+        validate_record(&update.name, &update.record_type, &update.content, update.priority)?;
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .update_dns_record()
-            .domainname(self.domain.as_str())
-            .record_id(id.as_str())
-            .body(normalize::update_form(numeric_id, update))
-            .send();
-        self.handle
-            .json("updateDnsRecord", call)
-            .await?
-            .normalize(normalize::single_record)
+            .call("updateDnsRecord", || {
+                infra
+                    .update_dns_record()
+                    .domainname(self.domain.as_str())
+                    .record_id(id.as_str())
+                    .body(raw::UpdateDnsRecordForm {
+                        id: numeric_id,
+                        type_: update.record_type.as_wire().to_owned(),
+                        name: Some(update.name.clone()),
+                        host: Some(update.name.clone()),
+                        data: Some(update.content.clone()),
+                        content: Some(update.content.clone()),
+                        priority: update.priority.map(i64::from),
+                    })
+                    .send()
+            })
+            .await?;
+        answer.one(read::wrapped_record)
     }
 
-    /// Deletes a record. The service answers 200 with no body.
+    /// Deletes a record. The service answers 200 with no body. A retried delete that
+    /// finds the record gone, after an earlier attempt may have removed it, succeeds.
     pub async fn delete(&self, id: &DnsRecordId) -> Result<(), Error> {
-        validate_domain(&self.domain)?;
-        validate::path_segment("id", id.as_str())?;
-        let call = self
-            .handle
-            .infra()
-            .delete_dns_record()
-            .domainname(self.domain.as_str())
-            .record_id(id.as_str())
-            .send();
-        self.handle.empty("deleteDnsRecord", call).await
+        let infra = self.handle.infra();
+        self.handle
+            .call("deleteDnsRecord", || {
+                infra
+                    .delete_dns_record()
+                    .domainname(self.domain.as_str())
+                    .record_id(id.as_str())
+                    .send()
+            })
+            .await?;
+        Ok(())
     }
-}
 
-/// A domain name that goes into a path: a valid name, and one path segment.
-fn validate_domain(domain: &str) -> Result<(), Error> {
-    validate::domain_name("domain", domain)?;
-    validate::path_segment("domain", domain)
+    /// The record holding exactly `record`'s name, type, value and priority, if there
+    /// is one.
+    pub async fn find(&self, record: &NewDnsRecord) -> Result<Option<DnsRecord>, Error> {
+        let records = self.list().await?;
+        Ok(records.into_iter().find(|r| record.matches(r)))
+    }
+
+    /// After [`create`](Self::create) failed with an unknown outcome: whether a record
+    /// like `record` now exists.
+    pub async fn confirm_create(&self, record: &NewDnsRecord) -> Result<Confirmation<DnsRecord>, Error> {
+        Ok(match self.find(record).await? {
+            Some(found) => Confirmation::Applied(found),
+            None => Confirmation::NotApplied,
+        })
+    }
+
+    /// After [`update`](Self::update) failed with an unknown outcome: whether the
+    /// record now holds `update`.
+    pub async fn confirm_update(&self, id: &DnsRecordId, update: &NewDnsRecord) -> Result<Confirmation<DnsRecord>, Error> {
+        let current = self.get(id).await?;
+        Ok(if update.matches(&current) {
+            Confirmation::Applied(current)
+        } else {
+            Confirmation::NotApplied
+        })
+    }
+
+    /// After [`delete`](Self::delete) failed with an unknown outcome: whether the
+    /// record is gone.
+    pub async fn confirm_delete(&self, id: &DnsRecordId) -> Result<Confirmation<()>, Error> {
+        match self.get(id).await {
+            Ok(_) => Ok(Confirmation::NotApplied),
+            Err(error) if error.is_not_found() => Ok(Confirmation::Applied(())),
+            Err(error) => Err(error),
+        }
+    }
 }

@@ -9,15 +9,11 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::model::macros::open_enum;
-use crate::model::{ContractTerm, DnsRecordId, Extra};
+use crate::model::{ContractTerm, DnsRecordId, DomainName, Extra};
 use crate::validate;
 
 /// The domain `code` that means "normal"; any other value is an error state.
 pub const DOMAIN_CODE_NORMAL: i64 = 1000;
-
-/// The TTLs [`Domains::set_ttl`](crate::Domains::set_ttl) accepts, in seconds: one
-/// minute to one day, the range DNS providers commonly accept (the API documents none).
-pub const TTL_RANGE: std::ops::RangeInclusive<u32> = 60..=86_400;
 
 /// A domain name registered with the service.
 ///
@@ -26,9 +22,10 @@ pub const TTL_RANGE: std::ops::RangeInclusive<u32> = 60..=86_400;
 /// string or a float) an exact decimal, `isEditable` ("true"/"false" or a boolean) a
 /// `bool`, and `startDate` (`Mon d, yyyy`) a date.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Domain {
     /// The domain name, e.g. `example.com`.
-    pub name: String,
+    pub name: DomainName,
     /// The service's status code: 1000 ([`DOMAIN_CODE_NORMAL`]) is normal, anything
     /// else an error state (see [`Domain::is_normal`]). `None` when the record gives
     /// none.
@@ -37,7 +34,7 @@ pub struct Domain {
     pub status: Option<String>,
     /// The long, readable status.
     pub readable_status: Option<String>,
-    /// The TTL of the domain's records, in seconds.
+    /// The TTL of the domain's records, in seconds (records have no TTL of their own).
     pub ttl: Option<u32>,
     /// Contract start.
     pub start_date: Option<NaiveDate>,
@@ -65,8 +62,8 @@ impl Domain {
 open_enum! {
     /// The type of a DNS record. The API's list is open-ended: a type not named here is
     /// kept as [`DnsRecordType::Unknown`] and can be created and updated all the same.
-    /// Types serialise in their usual upper-case spelling (`A`, `MX`), not snake_case.
-    DnsRecordType {
+    /// Types serialise in upper case, as DNS writes them (`A`, `MX`), known or not.
+    DnsRecordType (upper) {
         /// IPv4 address.
         A = "A" => "A",
         /// IPv6 address.
@@ -101,14 +98,19 @@ impl DnsRecordType {
 
 /// A DNS record of a domain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct DnsRecord {
     /// The record's id (an integer sent as a string or as a number).
     pub id: DnsRecordId,
-    /// The record's name (the wire's `host`; `name` is read too). May be empty.
+    /// The record's name (the wire's `host`; `name` is read too). Empty when the
+    /// service gives none.
     pub name: String,
-    /// The record's type.
-    pub record_type: DnsRecordType,
-    /// The record's value (the wire's `content`; `data` is read too).
+    /// The record's type; `None` when the service gives none (such a record cannot be
+    /// changed as it is).
+    #[serde(rename = "type")]
+    pub record_type: Option<DnsRecordType>,
+    /// The record's value (the wire's `content`; `data` is read too). Empty when the
+    /// service gives none.
     pub content: String,
     /// The priority, for MX and SRV records; `None` otherwise.
     pub priority: Option<u16>,
@@ -117,7 +119,8 @@ pub struct DnsRecord {
     pub extra: Extra,
 }
 
-/// A DNS record to create.
+/// A DNS record to create, or the new content of one to update (an update replaces
+/// the name, type, value and priority together).
 ///
 /// ```
 /// use hostapi::{DnsRecordType, NewDnsRecord};
@@ -126,6 +129,7 @@ pub struct DnsRecord {
 /// # let _ = (mx, www);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NewDnsRecord {
     /// The record's name; not blank.
     pub name: String,
@@ -161,27 +165,26 @@ impl NewDnsRecord {
     }
 }
 
-/// The new content of a DNS record: the same fields as a new record, since an update
-/// replaces the name, type, value and priority together. `DnsRecordUpdate::from` a
-/// [`DnsRecord`] starts from what the record has now.
-///
-/// ```
-/// # fn change(record: hostapi::DnsRecord) {
-/// let mut update = hostapi::DnsRecordUpdate::from(record);
-/// update.content = "192.0.2.20".into();
-/// # let _ = update;
-/// # }
-/// ```
-pub type DnsRecordUpdate = NewDnsRecord;
-
-impl From<DnsRecord> for NewDnsRecord {
-    fn from(record: DnsRecord) -> Self {
-        Self {
-            name: record.name,
-            record_type: record.record_type,
-            content: record.content,
+impl NewDnsRecord {
+    /// The record as it is now, to change into an update; `None` for a record without a
+    /// type.
+    pub fn from_record(record: &DnsRecord) -> Option<Self> {
+        Some(Self {
+            name: record.name.clone(),
+            record_type: record.record_type.clone()?,
+            content: record.content.clone(),
             priority: record.priority,
-        }
+        })
+    }
+
+    /// Whether `record` holds exactly this name, type, value and priority (names and
+    /// types compared without regard to letter case, and a final dot ignored).
+    pub fn matches(&self, record: &DnsRecord) -> bool {
+        let name = |n: &str| n.trim_end_matches('.').to_ascii_lowercase();
+        name(&self.name) == name(&record.name)
+            && record.record_type.as_ref() == Some(&self.record_type)
+            && self.content == record.content
+            && self.priority == record.priority
     }
 }
 
@@ -243,3 +246,5 @@ pub(crate) fn validate_record(
         _ => Ok(()),
     }
 }
+
+crate::read::shapes::has_extra!(Domain, DnsRecord);

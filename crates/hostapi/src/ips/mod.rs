@@ -1,18 +1,22 @@
-//! IP addresses: the model shared by every view of an IP, and `PUT /v1/ips/{ip}`.
+//! IP addresses: `PUT /v1/ips/{ip}`, and what every view of an IP shares (the reader
+//! and the update form; the model is [`IpAddress`]).
 
-mod model;
-pub(crate) mod normalize;
+pub(crate) mod read;
 
-pub use model::*;
+use std::net::IpAddr;
+
+use hostapi_raw_infra::types as raw;
 
 use crate::handle::{Handle, retry_unsafe_option};
+use crate::model::{IpAddress, IpUpdate};
+use crate::outcome::Confirmation;
 use crate::{Client, Error, validate};
 
 impl Client {
     /// IP addresses of any server (`/v1/ips`). The IPs of one bare metal server or
     /// private rack are also reachable from [`Client::bare_metals`] and
     /// [`Client::private_racks`].
-    pub fn ips(&self) -> Ips<'_> {
+    pub fn ips(&self) -> Ips {
         Ips {
             handle: Handle::new(self),
         }
@@ -20,40 +24,65 @@ impl Client {
 }
 
 /// IP addresses (`/v1/ips`).
-#[derive(Debug, Clone, Copy)]
-pub struct Ips<'a> {
-    handle: Handle<'a>,
+#[derive(Debug, Clone)]
+pub struct Ips {
+    handle: Handle,
 }
 
-impl Ips<'_> {
+impl Ips {
     retry_unsafe_option!();
 
-    /// Changes one setting of an IP address: its reverse DNS name, or whether it is
-    /// null-routed. Answers the IP as it now is.
-    pub async fn update(&self, ip: &str, change: &IpUpdate) -> Result<IpAddress, Error> {
-        let ip = validate::ip_address("ip", ip)?;
-        validate_update(change)?;
-        let call = self
+    /// Changes one setting of an IP address, its reverse DNS name or whether it is
+    /// null-routed, and answers the IP as it now is.
+    pub async fn update(&self, ip: IpAddr, change: &IpUpdate) -> Result<IpAddress, Error> {
+        check_update(change)?;
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .update_ip()
-            .ip_address(ip.to_string())
-            .body(normalize::form(change))
-            .send();
-        self.handle
-            .json("updateIp", call)
-            .await?
-            .normalize(|raw| normalize::ip(raw.ip).map_err(|e| e.at("ip")))
+            .call("updateIp", || {
+                infra
+                    .update_ip()
+                    .ip_address(ip.to_string())
+                    .body(update_form(change))
+                    .send()
+            })
+            .await?;
+        answer.one(read::wrapped_ip)
     }
 }
 
 /// Checks an IP update before it is sent: a reverse DNS name must be a host name (or
 /// empty, to clear it).
-pub(crate) fn validate_update(change: &IpUpdate) -> Result<(), Error> {
+pub(crate) fn check_update(change: &IpUpdate) -> Result<(), Error> {
     match change {
-        IpUpdate::ReverseLookup(name) if !name.is_empty() => {
-            validate::domain_name("reverse_lookup", name)
-        }
+        IpUpdate::ReverseDns(name) if !name.is_empty() => validate::domain_name("reverse_dns", name),
         _ => Ok(()),
+    }
+}
+
+/// The form of an IP update: exactly one field, booleans as 0/1 (as documented).
+pub(crate) fn update_form(update: &IpUpdate) -> raw::UpdateIpForm {
+    match update {
+        IpUpdate::ReverseDns(name) => raw::UpdateIpForm {
+            reverse_lookup: Some(name.clone()),
+            null_routed: None,
+        },
+        IpUpdate::NullRouted(on) => raw::UpdateIpForm {
+            reverse_lookup: None,
+            null_routed: Some(i64::from(*on)),
+        },
+    }
+}
+
+/// Whether `ip` shows `change` applied (for the `confirm_update` of each IP handle).
+pub(crate) fn confirmation(ip: IpAddress, change: &IpUpdate) -> Confirmation<IpAddress> {
+    let applied = match change {
+        IpUpdate::ReverseDns(name) => ip.reverse_dns.as_deref().unwrap_or("") == name,
+        IpUpdate::NullRouted(on) => ip.null_routed == Some(*on),
+    };
+    if applied {
+        Confirmation::Applied(ip)
+    } else {
+        Confirmation::NotApplied
     }
 }

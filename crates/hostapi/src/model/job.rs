@@ -28,6 +28,7 @@ open_enum! {
 /// name, status and creation time. Neither offers a job endpoint: to wait for the
 /// outcome, watch the server's state (see the waiters on each resource).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Job {
     /// The job id.
     pub id: JobId,

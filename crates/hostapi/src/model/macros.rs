@@ -27,11 +27,12 @@ macro_rules! id_type {
             pub fn as_str(&self) -> &str {
                 &self.0
             }
+        }
 
-            /// An id the server sent, taken as is.
-            #[allow(dead_code)]
-            pub(crate) fn from_wire(value: impl Into<String>) -> Self {
-                Self(value.into())
+        /// An id read from the server, taken as sent.
+        impl From<String> for $name {
+            fn from(value: String) -> Self {
+                Self(value)
             }
         }
 
@@ -57,14 +58,6 @@ macro_rules! id_type {
             }
         }
 
-        impl TryFrom<String> for $name {
-            type Error = $crate::Error;
-
-            fn try_from(value: String) -> Result<Self, Self::Error> {
-                Self::new(value)
-            }
-        }
-
         impl From<u64> for $name {
             fn from(value: u64) -> Self {
                 Self(value.to_string())
@@ -85,16 +78,44 @@ macro_rules! id_type {
     };
 }
 
-/// Declares an open enum: the values the docs name, plus `Unknown(String)` for any
-/// other value the server sends (kept as sent, never an error).
+/// A value of an open set that the documents do not name, as the service sent it
+/// (trimmed, in the letter case of its set: see the set's docs). It can only be made by
+/// reading a value ([`FromStr`](std::str::FromStr) on the set), so a value the
+/// documents name is never unknown.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Unrecognized(String);
+
+impl Unrecognized {
+    /// The value.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Only the open enums build these, from text they did not recognise.
+    pub(crate) fn new(value: String) -> Self {
+        Self(value)
+    }
+}
+
+impl std::fmt::Display for Unrecognized {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Declares an open enum: the values the documents name, plus `Unknown` for any other
+/// value the server sends (kept, never an error).
 ///
 /// Each variant names its wire spelling (matched without regard to letter case) and
-/// the snake_case name it serialises as: `Running = "RUNNING" => "running"`. An
-/// unknown value serialises as sent.
+/// the name it serialises as: `Running = "RUNNING" => "running"`. Every value of the set,
+/// known or unknown, serialises in one letter case: lower case, unless the set is
+/// declared `(upper)` (DNS record types, written upper case as DNS writes them). A set
+/// declared `(exact)` matches wire spellings in their exact letter case (units, where
+/// `Gb` and `GB` differ) and its serialised names in any.
 macro_rules! open_enum {
     (
         $(#[$meta:meta])*
-        $name:ident {
+        $name:ident $(($mode:ident))? {
             $( $(#[$vmeta:meta])* $variant:ident = $wire:literal => $snake:literal ),+ $(,)?
         }
     ) => {
@@ -103,42 +124,50 @@ macro_rules! open_enum {
         #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
-            /// A value the docs do not name, as the server sent it.
-            Unknown(String),
+            /// A value the documents do not name, as the server sent it (see
+            /// [`Unrecognized`](crate::Unrecognized)).
+            Unknown($crate::Unrecognized),
         }
 
         impl $name {
-            /// Reads a wire value; any value not named by the docs becomes `Unknown`.
-            pub fn from_wire(value: &str) -> Self {
-                let trimmed = value.trim();
-                $( if trimmed.eq_ignore_ascii_case($wire) || trimmed.eq_ignore_ascii_case($snake) {
-                    return Self::$variant;
-                } )+
-                Self::Unknown(value.to_owned())
+            /// Whether `text` is the wire spelling `wire`.
+            fn wire_matches(text: &str, wire: &str) -> bool {
+                open_enum!(@matches $($mode)?, text, wire)
             }
 
-            /// The value as the API spells it.
+            /// Reads a wire value, in any letter case; a value the documents do not name
+            /// becomes `Unknown`.
+            pub fn from_wire(value: &str) -> Self {
+                let trimmed = value.trim();
+                $( if Self::wire_matches(trimmed, $wire) || trimmed.eq_ignore_ascii_case($snake) {
+                    return Self::$variant;
+                } )+
+                Self::Unknown($crate::Unrecognized::new(open_enum!(@case $($mode)?, trimmed)))
+            }
+
+            /// The value as the API spells it (an unknown value as read).
             pub fn as_wire(&self) -> &str {
                 match self {
                     $( Self::$variant => $wire, )+
-                    Self::Unknown(value) => value,
+                    Self::Unknown(value) => value.as_str(),
                 }
             }
 
-            /// The value as it serialises: snake_case for named values, as sent otherwise.
+            /// The value as it serialises.
             pub fn as_str(&self) -> &str {
                 match self {
                     $( Self::$variant => $snake, )+
-                    Self::Unknown(value) => value,
+                    Self::Unknown(value) => value.as_str(),
                 }
             }
 
-            /// Whether the server sent a value the docs do not name.
+            /// Whether the server sent a value the documents do not name.
             pub fn is_unknown(&self) -> bool {
                 matches!(self, Self::Unknown(_))
             }
 
-            /// The named values, in the order the docs give them.
+            /// The named values, as they serialise, in the order the documents give
+            /// them.
             pub const KNOWN: &'static [&'static str] = &[$($snake),+];
         }
 
@@ -170,11 +199,21 @@ macro_rules! open_enum {
             fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
                 schemars::json_schema!({
                     "type": "string",
-                    "description": "One of the named values, or any other value the service sends, kept as sent.",
+                    "description": open_enum!(@describe $($mode)?),
                     "examples": Self::KNOWN,
                 })
             }
         }
+    };
+    (@matches exact, $text:expr, $wire:expr) => { $text == $wire };
+    (@matches $($mode:ident)?, $text:expr, $wire:expr) => { $text.eq_ignore_ascii_case($wire) };
+    (@case upper, $text:expr) => { $text.to_ascii_uppercase() };
+    (@case $($mode:ident)?, $text:expr) => { $text.to_ascii_lowercase() };
+    (@describe upper) => {
+        "One of the named values, or any other value the service sends; every value in upper case."
+    };
+    (@describe $($mode:ident)?) => {
+        "One of the named values, or any other value the service sends; every value in lower case."
     };
 }
 

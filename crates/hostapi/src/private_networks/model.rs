@@ -15,6 +15,7 @@ use crate::model::{BareMetalId, BitRate, Extra, PrivateNetworkId};
 /// (`members` is `None`), the single view gives the members and no counts or
 /// timestamps.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PrivateNetwork {
     /// The network's id.
     pub id: PrivateNetworkId,
@@ -60,6 +61,7 @@ open_enum! {
 
 /// A bare metal server in a private network.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PrivateNetworkMember {
     /// The server's id (an integer or a string on the wire).
     pub bare_metal_id: BareMetalId,
@@ -87,6 +89,7 @@ pub struct PrivateNetworkMember {
 
 /// The answer of creating a private network.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct CreatedPrivateNetwork {
     /// The new network's id.
     pub id: PrivateNetworkId,
@@ -96,3 +99,16 @@ pub struct CreatedPrivateNetwork {
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
+
+/// What the service answers when it deletes a private network.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
+pub struct DeletedPrivateNetwork {
+    /// The service's message, when it sends one.
+    pub message: Option<String>,
+    /// Fields the model does not name.
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
+}
+
+crate::read::shapes::has_extra!(PrivateNetwork, PrivateNetworkMember, CreatedPrivateNetwork);

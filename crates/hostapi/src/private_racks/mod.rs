@@ -1,21 +1,24 @@
 //! Private racks: list, read, their IP addresses, and their network usage.
 
 mod model;
-pub(crate) mod normalize;
+pub(crate) mod read;
 
 pub use model::*;
+
+use std::net::IpAddr;
 
 use chrono::NaiveDate;
 
 use crate::handle::{Handle, retry_unsafe_option};
-use crate::ips::{self, IpAddress, IpUpdate};
-use crate::model::PrivateRackId;
-use crate::wire::At;
-use crate::{Client, Error, validate};
+use crate::ips;
+use crate::list::List;
+use crate::model::{IpAddress, IpUpdate, PrivateRackId};
+use crate::outcome::Confirmation;
+use crate::{Client, Error};
 
 impl Client {
-    /// The private racks of the account.
-    pub fn private_racks(&self) -> PrivateRacks<'_> {
+    /// The private racks of the account (`/v1/privateRacks`).
+    pub fn private_racks(&self) -> PrivateRacks {
         PrivateRacks {
             handle: Handle::new(self),
         }
@@ -24,50 +27,50 @@ impl Client {
 
 /// Private racks (`/v1/privateRacks`). The IPs of one rack are reached with
 /// [`PrivateRacks::ips`].
-#[derive(Debug, Clone, Copy)]
-pub struct PrivateRacks<'a> {
-    pub(crate) handle: Handle<'a>,
+#[derive(Debug, Clone)]
+pub struct PrivateRacks {
+    pub(crate) handle: Handle,
 }
 
-impl<'a> PrivateRacks<'a> {
+impl PrivateRacks {
     retry_unsafe_option!();
 
     /// Lists the private racks. The list view carries only each rack's id, so the
-    /// other fields are empty; [`PrivateRacks::get`] reads the rest.
-    pub async fn list(&self) -> Result<Vec<PrivateRack>, Error> {
-        let call = self.handle.infra().list_private_racks().send();
-        self.handle
-            .records("listPrivateRacks", call, &normalize::LIST)
-            .await
+    /// other fields are empty; [`get`](Self::get) reads the rest.
+    pub fn list(&self) -> List<PrivateRack> {
+        let handle = self.handle.clone();
+        List::once(async move {
+            let infra = handle.infra();
+            let answer = handle
+                .call("listPrivateRacks", || infra.list_private_racks().send())
+                .await?;
+            answer.list(read::racks, read::wrapped_rack)
+        })
     }
 
     /// Reads one private rack.
     pub async fn get(&self, rack: &PrivateRackId) -> Result<PrivateRack, Error> {
-        validate::path_segment("rack", rack.as_str())?;
-        let call = self
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_private_rack()
-            .private_rack_id(rack.as_str())
-            .send();
-        self.handle
-            .json("getPrivateRack", call)
-            .await?
-            .normalize(normalize::single)
+            .call("getPrivateRack", || {
+                infra.get_private_rack().private_rack_id(rack.as_str()).send()
+            })
+            .await?;
+        answer.one(read::wrapped_rack)
     }
 
-    /// The IP addresses of one rack. Nothing is sent until a method of the returned
-    /// handle is called.
-    pub fn ips(&self, rack: &PrivateRackId) -> RackIps<'a> {
+    /// The IP addresses of one rack.
+    pub fn ips(&self, rack: &PrivateRackId) -> RackIps {
         RackIps {
-            handle: self.handle,
+            handle: self.handle.clone(),
             rack: rack.clone(),
         }
     }
 
     /// The rack's network usage from `from` to `to` (sent as `DD-MM-YYYY`).
     ///
-    /// The API does not document the record's fields, so the answer is returned
+    /// The documents do not describe the record's fields, so the answer is returned
     /// uninterpreted, as a [`RackNetworkUsage`] around the JSON the service sent.
     /// Refuses `from` after `to` before sending.
     pub async fn network_usage(
@@ -76,105 +79,97 @@ impl<'a> PrivateRacks<'a> {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<RackNetworkUsage, Error> {
-        validate::path_segment("rack", rack.as_str())?;
         if from > to {
             return Err(Error::invalid("from", format!("{from} is after to ({to})")));
         }
-        let call = self
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_private_rack_network_usage()
-            .private_rack_id(rack.as_str())
-            .date_from(from.format("%d-%m-%Y").to_string())
-            .date_to(to.format("%d-%m-%Y").to_string())
-            .send();
-        self.handle
-            .json("getPrivateRackNetworkUsage", call)
-            .await?
-            .normalize(|raw| Ok(RackNetworkUsage::new(raw.0)))
+            .call("getPrivateRackNetworkUsage", || {
+                infra
+                    .get_private_rack_network_usage()
+                    .private_rack_id(rack.as_str())
+                    .date_from(from.format("%d-%m-%Y").to_string())
+                    .date_to(to.format("%d-%m-%Y").to_string())
+                    .send()
+            })
+            .await?;
+        answer.one(|_, json| Ok(RackNetworkUsage::new(json.into_value())))
     }
 }
 
 /// The IP addresses of one private rack (`/v1/privateRacks/{rack}/ips`), from
-/// [`PrivateRacks::ips`]. Answers the same [`IpAddress`] model as every other view of
-/// an IP, with `private_rack_id` set.
+/// [`PrivateRacks::ips`]: the same [`IpAddress`] model as every other view of an IP,
+/// with `private_rack_id` set.
 #[derive(Debug, Clone)]
-pub struct RackIps<'a> {
-    handle: Handle<'a>,
+pub struct RackIps {
+    handle: Handle,
     rack: PrivateRackId,
 }
 
-impl RackIps<'_> {
-    /// The same handle, with calls that are not idempotent retried like reads when
-    /// they fail in a way that may pass (this handle's calls are reads and a PUT,
-    /// which are retried anyway; kept for symmetry with the other handles).
-    pub fn retry_unsafe(self) -> Self {
-        Self {
-            handle: self.handle.retrying_unsafe(),
-            rack: self.rack,
-        }
-    }
+impl RackIps {
+    retry_unsafe_option!();
 
     /// The rack these IPs belong to.
     pub fn rack(&self) -> &PrivateRackId {
         &self.rack
     }
 
-    /// Lists the rack's IP addresses. The list view has no reverse lookup name; read
-    /// one IP with [`RackIps::get`] for it.
-    pub async fn list(&self) -> Result<Vec<IpAddress>, Error> {
-        validate::path_segment("rack", self.rack.as_str())?;
-        let call = self
+    /// Lists the rack's IP addresses. The list view has no reverse DNS name; read one
+    /// IP with [`get`](Self::get) for it.
+    pub fn list(&self) -> List<IpAddress> {
+        let handle = self.handle.clone();
+        let rack = self.rack.clone();
+        List::once(async move {
+            let infra = handle.infra();
+            let answer = handle
+                .call("listPrivateRackIps", || {
+                    infra.list_private_rack_ips().private_rack_id(rack.as_str()).send()
+                })
+                .await?;
+            answer.list(ips::read::ips, ips::read::wrapped_ip)
+        })
+    }
+
+    /// Reads one IP address of the rack, with its reverse DNS name.
+    pub async fn get(&self, ip: IpAddr) -> Result<IpAddress, Error> {
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .list_private_rack_ips()
-            .private_rack_id(self.rack.as_str())
-            .send();
-        self.handle
-            .json("listPrivateRackIps", call)
-            .await?
-            .normalize(|raw| {
-                crate::wire::each(raw.ips, |item| ips::normalize::rack_ip(item.ip).at("ip"))
-                    .at("ips")
+            .call("getPrivateRackIp", || {
+                infra
+                    .get_private_rack_ip()
+                    .private_rack_id(self.rack.as_str())
+                    .ip_address(ip.to_string())
+                    .send()
             })
+            .await?;
+        answer.one(ips::read::wrapped_ip)
     }
 
-    /// Reads one IP address of the rack, with its reverse lookup name.
-    pub async fn get(&self, ip: &str) -> Result<IpAddress, Error> {
-        validate::path_segment("rack", self.rack.as_str())?;
-        let ip = validate::ip_address("ip", ip)?;
-        let call = self
+    /// Changes one setting of a rack IP, its reverse DNS name or whether it is
+    /// null-routed (sent as `nullRouted=0|1`), and answers the IP as it now is. A
+    /// reverse DNS name must be a host name (or empty, to clear it).
+    pub async fn update(&self, ip: IpAddr, change: &IpUpdate) -> Result<IpAddress, Error> {
+        ips::check_update(change)?;
+        let infra = self.handle.infra();
+        let answer = self
             .handle
-            .infra()
-            .get_private_rack_ip()
-            .private_rack_id(self.rack.as_str())
-            .ip_address(ip.to_string())
-            .send();
-        self.handle
-            .json("getPrivateRackIp", call)
-            .await?
-            .normalize(|raw| ips::normalize::rack_ip(raw.ip).at("ip"))
+            .call("updatePrivateRackIp", || {
+                infra
+                    .update_private_rack_ip()
+                    .private_rack_id(self.rack.as_str())
+                    .ip_address(ip.to_string())
+                    .body(ips::update_form(change))
+                    .send()
+            })
+            .await?;
+        answer.one(ips::read::wrapped_ip)
     }
 
-    /// Changes one setting of a rack IP — its reverse lookup name, or whether it is
-    /// null-routed (sent as `nullRouted=0|1`) — and answers the IP as it now is.
-    /// Validates the address and a reverse lookup name (a host name, or empty to
-    /// clear it) before sending.
-    pub async fn update(&self, ip: &str, change: &IpUpdate) -> Result<IpAddress, Error> {
-        validate::path_segment("rack", self.rack.as_str())?;
-        let ip = validate::ip_address("ip", ip)?;
-        ips::validate_update(change)?;
-        let call = self
-            .handle
-            .infra()
-            .update_private_rack_ip()
-            .private_rack_id(self.rack.as_str())
-            .ip_address(ip.to_string())
-            .body(ips::normalize::form(change))
-            .send();
-        self.handle
-            .json("updatePrivateRackIp", call)
-            .await?
-            .normalize(|raw| ips::normalize::rack_ip(raw.ip).at("ip"))
+    /// After [`update`](Self::update) failed with an unknown outcome: reads the IP and
+    /// says whether it shows the change.
+    pub async fn confirm_update(&self, ip: IpAddr, change: &IpUpdate) -> Result<Confirmation<IpAddress>, Error> {
+        Ok(ips::confirmation(self.get(ip).await?, change))
     }
 }

@@ -1,10 +1,9 @@
 //! Private racks as the facade presents them.
 
-use chrono::NaiveDate;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::{Extra, PrivateRackId};
+use crate::model::{Extra, HostingContract, PrivateRackId, Sla};
 
 /// A private rack.
 ///
@@ -13,6 +12,7 @@ use crate::model::{Extra, PrivateRackId};
 /// `contract` and `sla` empty; [`PrivateRacks::get`](crate::PrivateRacks::get) fills
 /// them (the id is an integer there; both become a [`PrivateRackId`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct PrivateRack {
     /// The rack's id.
     pub id: PrivateRackId,
@@ -21,10 +21,9 @@ pub struct PrivateRack {
     /// Where the rack stands.
     pub location: Option<RackLocation>,
     /// The hosting contract (the wire's `serverHostingPack`).
-    pub contract: Option<RackContract>,
-    /// The service level agreement's name. Other fields of the wire's
-    /// `serviceLevelAgreement` object land in `extra` as `serviceLevelAgreement.<key>`.
-    pub sla: Option<String>,
+    pub contract: Option<HostingContract>,
+    /// The service level agreement.
+    pub sla: Option<Sla>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
@@ -32,6 +31,7 @@ pub struct PrivateRack {
 
 /// Where a private rack stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct RackLocation {
     /// The site (data centre).
     pub site: Option<String>,
@@ -44,22 +44,7 @@ pub struct RackLocation {
     pub extra: Extra,
 }
 
-/// The hosting contract of a private rack.
-///
-/// The wire's `serverHostingPack` repeats the rack's id and name; they are left out
-/// when they match the rack's, and kept in `extra` when they do not.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct RackContract {
-    /// The customer's own reference.
-    pub reference: Option<String>,
-    /// Contract start.
-    pub start_date: Option<NaiveDate>,
-    /// Contract end; `None` while the contract runs on.
-    pub end_date: Option<NaiveDate>,
-    /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
-    pub extra: Extra,
-}
+crate::read::shapes::has_extra!(PrivateRack);
 
 /// The network usage of a private rack over an interval.
 ///

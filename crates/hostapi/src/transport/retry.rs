@@ -1,6 +1,6 @@
 //! When a failed attempt is tried again, and after how long. The decisions are pure
 //! functions of the failure, the method, the attempt count and the time spent, so they
-//! are tested here without a network; `hooks` applies them.
+//! are tested here without a network; `send` applies them.
 
 use std::time::Duration;
 
@@ -19,13 +19,14 @@ use crate::Error;
 /// random delay between zero and that), and is never shorter than the server's
 /// `Retry-After`. `deadline` bounds the whole call: every attempt and every pause
 /// between attempts. An attempt still running at the deadline is cut off (and reported
-/// as [`Error::Timeout`]), and no retry is made whose pause would reach the deadline —
+/// as a timeout), and no retry is made whose pause would reach the deadline —
 /// so a `Retry-After` longer than the time left ends the call with the server's answer
 /// at once rather than sleeping past the deadline.
 ///
 /// The client's `timeout` limits each attempt on its own; the deadline limits their
 /// sum.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RetryPolicy {
     /// Attempts in all, the first included (1 disables retries; must be at least 1).
     pub max_attempts: u32,
@@ -53,10 +54,31 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// A policy that never retries (the deadline stays the default's 60 s).
     pub fn never() -> Self {
-        Self {
-            max_attempts: 1,
-            ..Self::default()
-        }
+        Self::default().max_attempts(1)
+    }
+
+    /// Attempts in all, the first included (1 disables retries).
+    pub fn max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts;
+        self
+    }
+
+    /// The delay before the first retry (doubled each time up to `max_backoff`).
+    pub fn initial_backoff(mut self, delay: Duration) -> Self {
+        self.initial_backoff = delay;
+        self
+    }
+
+    /// The longest delay between attempts, before `Retry-After`.
+    pub fn max_backoff(mut self, delay: Duration) -> Self {
+        self.max_backoff = delay;
+        self
+    }
+
+    /// The longest a call may take, every attempt and pause included.
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
     }
 
     /// Checks the policy: at least one attempt, and a deadline above zero.

@@ -1,17 +1,22 @@
-//! v1 virtual servers: list, read, power on/off, reboot, reinstall.
+//! v1 virtual servers: list, read, power on/off, reboot, reinstall, and wait for a
+//! power state.
 
 mod model;
-pub(crate) mod normalize;
+pub(crate) mod read;
 
 pub use model::*;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::handle::{Handle, retry_unsafe_option};
+use crate::list::List;
 use crate::model::Job;
+use crate::wait::{Poll, WaitOptions, poll_until};
 use crate::{Client, Error, validate};
 
 impl Client {
-    /// The virtual servers of the v1 interface.
-    pub fn virtual_servers(&self) -> VirtualServers<'_> {
+    /// The virtual servers of the v1 interface (`/v1/virtualServers`).
+    pub fn virtual_servers(&self) -> VirtualServers {
         VirtualServers {
             handle: Handle::new(self),
         }
@@ -20,69 +25,167 @@ impl Client {
 
 /// The virtual servers of the v1 interface (`/v1/virtualServers`). The cloud v2
 /// interface has its own view of virtual servers: [`Client::cloud_servers`].
-#[derive(Debug, Clone, Copy)]
-pub struct VirtualServers<'a> {
-    pub(crate) handle: Handle<'a>,
+///
+/// Power calls are asynchronous: they answer a [`Job`] (its id only) and the server
+/// changes state later; [`wait_state`](Self::wait_state) follows it.
+///
+/// ```no_run
+/// # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
+/// let id: hostapi::VirtualServerId = "100001".parse()?;
+/// client.virtual_servers().power_off(&id).await?;
+/// let server = client
+///     .virtual_servers()
+///     .wait_state(&id, hostapi::VirtualServerState::Stopped, &hostapi::WaitOptions::new())
+///     .await?;
+/// # let _ = server;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct VirtualServers {
+    pub(crate) handle: Handle,
 }
 
-impl VirtualServers<'_> {
+impl VirtualServers {
     retry_unsafe_option!();
 
     /// Lists every virtual server.
-    pub async fn list(&self) -> Result<Vec<VirtualServer>, Error> {
-        let call = self.handle.infra().list_virtual_servers().send();
-        self.handle
-            .records("listVirtualServers", call, &normalize::LIST)
-            .await
+    pub fn list(&self) -> List<VirtualServer> {
+        let handle = self.handle.clone();
+        List::once(async move {
+            let infra = handle.infra();
+            let answer = handle
+                .call("listVirtualServers", || infra.list_virtual_servers().send())
+                .await?;
+            answer.list(read::servers, read::server)
+        })
     }
 
-    /// Reads one virtual server.
+    /// Reads one virtual server (the service answers a list of one).
     pub async fn get(&self, id: &VirtualServerId) -> Result<VirtualServer, Error> {
-        const OPERATION: &str = "getVirtualServer";
-        let id = validate::integer_id("id", id.as_str())?;
-        let call = self.handle.infra().get_virtual_server().id(id).send();
-        let body = self.handle.body(OPERATION, call).await?;
-        body.decoded(normalize::single(OPERATION, &body.bytes))
+        let numeric = validate::integer_id("id", id.as_str())?;
+        let infra = self.handle.infra();
+        let answer = self
+            .handle
+            .call("getVirtualServer", || infra.get_virtual_server().id(numeric).send())
+            .await?;
+        let listing = answer.list(read::servers, read::server)?;
+        let siblings = listing.extra().clone();
+        let mut servers = listing.into_result()?;
+        match (servers.pop(), servers.is_empty()) {
+            (Some(mut server), true) => {
+                server.extra.extend(siblings);
+                Ok(server)
+            }
+            (found, _) => Err(crate::read::decode_error(
+                Some(&answer.call),
+                "virtualServers".to_owned(),
+                format!(
+                    "expected exactly one server, found {}",
+                    servers.len() + usize::from(found.is_some())
+                ),
+                String::new(),
+                None,
+            )),
+        }
     }
 
     /// Powers a server on. The service works asynchronously and answers with a job.
     pub async fn power_on(&self, id: &VirtualServerId) -> Result<Job, Error> {
-        let id = validate::integer_id("id", id.as_str())?;
-        let call = self.handle.infra().power_on_virtual_server().id(id).send();
-        self.handle
-            .json("powerOnVirtualServer", call)
-            .await?
-            .normalize(normalize::job)
+        self.power("powerOnVirtualServer", id, |infra, n| {
+            infra.power_on_virtual_server().id(n).send()
+        })
+        .await
     }
 
     /// Powers a server off (asynchronously; answers with a job).
     pub async fn power_off(&self, id: &VirtualServerId) -> Result<Job, Error> {
-        let id = validate::integer_id("id", id.as_str())?;
-        let call = self.handle.infra().power_off_virtual_server().id(id).send();
-        self.handle
-            .json("powerOffVirtualServer", call)
-            .await?
-            .normalize(normalize::job)
+        self.power("powerOffVirtualServer", id, |infra, n| {
+            infra.power_off_virtual_server().id(n).send()
+        })
+        .await
     }
 
     /// Reboots a server (asynchronously; answers with a job).
     pub async fn reboot(&self, id: &VirtualServerId) -> Result<Job, Error> {
-        let id = validate::integer_id("id", id.as_str())?;
-        let call = self.handle.infra().reboot_virtual_server().id(id).send();
-        self.handle
-            .json("rebootVirtualServer", call)
-            .await?
-            .normalize(normalize::job)
+        self.power("rebootVirtualServer", id, |infra, n| {
+            infra.reboot_virtual_server().id(n).send()
+        })
+        .await
     }
 
     /// Reinstalls a server with the operating system it has now (asynchronously;
     /// answers with a job). Everything on its disks is lost.
     pub async fn reinstall(&self, id: &VirtualServerId) -> Result<Job, Error> {
-        let id = validate::integer_id("id", id.as_str())?;
-        let call = self.handle.infra().reinstall_virtual_server().id(id).send();
-        self.handle
-            .json("reinstallVirtualServer", call)
-            .await?
-            .normalize(normalize::job)
+        self.power("reinstallVirtualServer", id, |infra, n| {
+            infra.reinstall_virtual_server().id(n).send()
+        })
+        .await
+    }
+
+    /// One of the power calls: `request` makes the generated request for a numeric id.
+    async fn power<'h, F, Fut>(&'h self, operation: &'static str, id: &VirtualServerId, request: F) -> Result<Job, Error>
+    where
+        F: Fn(&'h hostapi_raw_infra::Client, i64) -> Fut,
+        Fut: Future<Output = crate::transport::send::RawOutcome>,
+    {
+        let numeric = validate::integer_id("id", id.as_str())?;
+        let infra = self.handle.infra();
+        let answer = self.handle.call(operation, || request(infra, numeric)).await?;
+        answer.one(read::job)
+    }
+
+    /// Polls the server until it is in `target` (Running or Stopped) and answers it
+    /// as last read. Any other state (the documents name only these two; a server
+    /// between them may show another) keeps the wait going.
+    pub async fn wait_state(
+        &self,
+        id: &VirtualServerId,
+        target: VirtualServerState,
+        options: &WaitOptions,
+    ) -> Result<VirtualServer, Error> {
+        let what = format!("virtual server {id} to be {target}");
+        poll_until(what, options, || async {
+            let server = self.get(id).await?;
+            Ok(match &server.state {
+                Some(state) if *state == target => Poll::Done(server),
+                Some(state) => Poll::Pending(state.to_string()),
+                None => Poll::Unsure("no state reported".to_owned()),
+            })
+        })
+        .await
+    }
+
+    /// Reboots a server and waits until it is Running again. A reboot is proven: the
+    /// wait first sees the server leave Running, then come back to it (a server that
+    /// never leaves Running ends the wait at the deadline, naming that).
+    pub async fn reboot_and_wait(
+        &self,
+        id: &VirtualServerId,
+        options: &WaitOptions,
+    ) -> Result<VirtualServer, Error> {
+        self.reboot(id).await?;
+        let what = format!("virtual server {id} to reboot");
+        let left_running = AtomicBool::new(false);
+        poll_until(what, options, || {
+            let left_running = &left_running;
+            async move {
+                let server = self.get(id).await?;
+                Ok(match &server.state {
+                    Some(VirtualServerState::Running) if left_running.load(Ordering::Relaxed) => {
+                        Poll::Done(server)
+                    }
+                    Some(VirtualServerState::Running) => {
+                        Poll::Pending("running (the reboot has not begun)".to_owned())
+                    }
+                    Some(state) => {
+                        left_running.store(true, Ordering::Relaxed);
+                        Poll::Pending(state.to_string())
+                    }
+                    None => Poll::Unsure("no state reported".to_owned()),
+                })
+            }
+        })
+        .await
     }
 }

@@ -1,13 +1,11 @@
 //! The v1 virtual server as the facade presents it.
 
-use std::net::IpAddr;
-
 use chrono::{NaiveDate, NaiveDateTime};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::macros::{id_type, open_enum};
-use crate::model::{ContractTerm, DataSize, Extra};
+use crate::model::{ContractTerm, DataSize, Extra, IpAddress, MacAddress, Sla};
 
 id_type! {
     /// The id of a v1 virtual server (an integer on the wire).
@@ -26,6 +24,7 @@ open_enum! {
 
 /// A virtual server of the v1 interface.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct VirtualServer {
     /// The server's id.
     pub id: VirtualServerId,
@@ -42,15 +41,15 @@ pub struct VirtualServer {
     /// The attached ISO's name, if one is attached.
     pub attached_iso: Option<String>,
     /// The MAC address.
-    pub mac_address: Option<String>,
+    pub mac_address: Option<MacAddress>,
     /// The service level agreement's name.
-    pub sla: Option<String>,
+    pub sla: Option<Sla>,
     /// The data traffic pack's name.
     pub data_traffic_pack: Option<String>,
     /// The data traffic limit.
     pub data_traffic_limit: Option<DataSize>,
     /// The IP addresses, whichever of its two shapes the wire used.
-    pub ip_addresses: Vec<IpAssignment>,
+    pub ips: Vec<IpAddress>,
     /// Contract and billing details.
     pub administrative: Option<AdministrativeInfo>,
     /// Fields the model does not name.
@@ -60,6 +59,7 @@ pub struct VirtualServer {
 
 /// The platform a virtual server runs on (the wire's `type`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct Platform {
     /// The platform's id (sent as `id` or `Id`).
     pub id: Option<String>,
@@ -70,19 +70,9 @@ pub struct Platform {
     pub extra: Extra,
 }
 
-/// An IP address assigned to a server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct IpAssignment {
-    /// The address.
-    pub ip: IpAddr,
-    /// Whether traffic to it is null-routed.
-    pub null_routed: bool,
-    /// The reverse DNS name, when set.
-    pub reverse_dns: Option<String>,
-}
-
 /// Contract and billing details of a v1 virtual server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct AdministrativeInfo {
     /// The customer number.
     pub customer_number: Option<String>,
@@ -102,3 +92,5 @@ pub struct AdministrativeInfo {
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
+
+crate::read::shapes::has_extra!(VirtualServer);

@@ -1,5 +1,7 @@
-//! An IP address as the v1 interface describes it, in any of its views (a bare metal's
-//! IPs, a private rack's IPs, the answer of `PUT /v1/ips/{ip}`).
+//! An IP address assigned to a server, in every view the interfaces give of one: a
+//! bare metal's or a private rack's IPs, the answer of `PUT /v1/ips/{ip}`, a v1 virtual
+//! server's `ipAddresses`, a cloud server's `ips`. One type for all of them; each view
+//! fills the fields it has.
 
 use std::net::IpAddr;
 
@@ -25,13 +27,27 @@ open_enum! {
     }
 }
 
+open_enum! {
+    /// Whether an address is reachable from the internet (the cloud interface's `type`).
+    IpVisibility {
+        /// Public.
+        Public = "PUBLIC" => "public",
+        /// Private.
+        Private = "PRIVATE" => "private",
+    }
+}
+
 /// An IP address and its settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct IpAddress {
     /// The address.
     pub ip: IpAddr,
-    /// The reverse DNS name (PTR), when set.
-    pub reverse_lookup: Option<String>,
+    /// Public or private, when the view says (cloud servers).
+    pub visibility: Option<IpVisibility>,
+    /// The reverse DNS name (PTR), when set (the wire's `reverseLookup` or
+    /// `reverseDNS`).
+    pub reverse_dns: Option<String>,
     /// Whether traffic to it is null-routed; `None` when the view does not say.
     pub null_routed: Option<bool>,
     /// The server it is assigned to, when the view says.
@@ -49,8 +65,27 @@ pub struct IpAddress {
     pub extra: Extra,
 }
 
+impl IpAddress {
+    /// An address with nothing else known about it.
+    pub(crate) fn bare(ip: IpAddr) -> Self {
+        Self {
+            ip,
+            visibility: None,
+            reverse_dns: None,
+            null_routed: None,
+            server: None,
+            private_rack_id: None,
+            gateway: None,
+            netmask: None,
+            billing: None,
+            extra: Extra::new(),
+        }
+    }
+}
+
 /// The server an IP is assigned to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct AssignedServer {
     /// The server's id.
     pub id: Option<String>,
@@ -62,6 +97,7 @@ pub struct AssignedServer {
 
 /// What an IP costs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct IpBilling {
     /// The monthly price (no currency given).
     #[schemars(with = "Option<String>")]
@@ -78,9 +114,12 @@ pub struct IpBilling {
 
 /// One change to an IP's settings. The API takes one at a time.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IpUpdate {
-    /// Set the reverse DNS name (PTR).
-    ReverseLookup(String),
+    /// Set the reverse DNS name (PTR; the wire's `reverseLookup`).
+    ReverseDns(String),
     /// Null-route the IP (`true`) or stop null-routing it (`false`).
     NullRouted(bool),
 }
+
+crate::read::shapes::has_extra!(IpAddress);

@@ -1,0 +1,59 @@
+//! Domain and DNS record answers → [`Domain`], [`DnsRecord`].
+
+use super::model::{DnsRecord, DnsRecordType, Domain};
+use crate::read::Records;
+use crate::read::shapes::{items, wrapped};
+use crate::read::text;
+use crate::read::{Cx, FieldError, Fields, Json};
+
+/// `{domains:[{domain:…}]}`: where the domains are.
+pub(crate) fn domains<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    items(cx, body, "domains")
+}
+
+/// `{dnsRecords:[{dnsRecord:…}]}`: where the records are.
+pub(crate) fn records<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    items(cx, body, "dnsRecords")
+}
+
+/// `{domain:…}` → the domain (also each item of the list).
+pub(crate) fn wrapped_domain(cx: &mut Cx, json: Json<'_>) -> Result<Domain, FieldError> {
+    wrapped(cx, json, "domain", domain)
+}
+
+/// `{dnsRecord:…}` → the record (also each item of the list).
+pub(crate) fn wrapped_record(cx: &mut Cx, json: Json<'_>) -> Result<DnsRecord, FieldError> {
+    wrapped(cx, json, "dnsRecord", record)
+}
+
+/// A domain. `contractTerm` is "1 year", "2 years" or a number of years; `monthlyPrice`
+/// a decimal in text or a number; `isEditable` a boolean in any spelling.
+pub(crate) fn domain(f: &mut Fields<'_, '_>) -> Result<Domain, FieldError> {
+    Ok(Domain {
+        name: f.id("domain")?,
+        code: f.integer("code"),
+        status: f.text("status"),
+        readable_status: f.text("readableStatus"),
+        ttl: f.integer("ttl"),
+        start_date: f.parsed("startDate", text::any_date),
+        contract_term: f.parsed("contractTerm", text::contract_term),
+        monthly_price: f.decimal("monthlyPrice"),
+        editable: f.boolean("isEditable"),
+        extra: f.rest(),
+    })
+}
+
+/// A record. The record view names the fields `host` and `content`; the update form
+/// is documented with `name` and `data`, so a record using those names is read too.
+pub(crate) fn record(f: &mut Fields<'_, '_>) -> Result<DnsRecord, FieldError> {
+    f.alias("name", "host");
+    f.alias("data", "content");
+    Ok(DnsRecord {
+        id: f.id("id")?,
+        name: f.text("host").unwrap_or_default(),
+        record_type: f.open_enum("type", DnsRecordType::from_wire),
+        content: f.text("content").unwrap_or_default(),
+        priority: f.integer("priority"),
+        extra: f.rest(),
+    })
+}

@@ -1,0 +1,116 @@
+//! IP records, in every view (see [`IpAddress`]), → the one model.
+
+use std::borrow::Cow;
+use std::net::IpAddr;
+
+use crate::model::{AssignedServer, IpAddress, IpBilling, IpVisibility, ServerKind};
+use crate::read::Records;
+use crate::read::shapes::{items, wrapped};
+use crate::read::fields::integer_of;
+use crate::read::text;
+use crate::read::{Cx, FieldError, Fields, Json};
+
+/// `{ips:[{ip:…}]}`: where the IPs are.
+pub(crate) fn ips<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    items(cx, body, "ips")
+}
+
+/// `{ip:…}` → the IP (also each item of the list).
+pub(crate) fn wrapped_ip(cx: &mut Cx, json: Json<'_>) -> Result<IpAddress, FieldError> {
+    wrapped(cx, json, "ip", ip)
+}
+
+/// An IP record. Every view's spelling is read: `reverseLookup` or `reverseDNS`,
+/// `nullRouted` or `isNulled`, `ipDetails.netmask` or `.mask`, the cloud's `type`
+/// (PUBLIC/PRIVATE) and `version` (which the address itself says).
+pub(crate) fn ip(f: &mut Fields<'_, '_>) -> Result<IpAddress, FieldError> {
+    f.alias("reverseDNS", "reverseLookup");
+    f.alias("isNulled", "nullRouted");
+    let address = address(f)?;
+    // The address says its version: a `version` that agrees adds nothing, one that
+    // does not is kept (with a warning).
+    let version = if address.is_ipv4() { 4 } else { 6 };
+    let _ = f.get("version", |json| match integer_of(json)? {
+        Some(v) if v != version => Err(format!("expected {version} for {address}, found {v}")),
+        _ => Ok(None::<()>),
+    });
+    let server_id = f.reference("serverId");
+    let server_name = f.text("serverName");
+    let server_kind = f.open_enum("serverType", ServerKind::from_wire);
+    let server = (server_id.is_some() || server_name.is_some() || server_kind.is_some()).then(|| {
+        AssignedServer {
+            id: server_id,
+            name: server_name,
+            kind: server_kind,
+        }
+    });
+    let details = f.object("ipDetails", |d| {
+        d.alias("mask", "netmask");
+        (d.text("gateway"), d.text("netmask"), d.rest())
+    });
+    let mut record = IpAddress::bare(address);
+    record.visibility = f.open_enum("type", IpVisibility::from_wire);
+    record.reverse_dns = f.text("reverseLookup");
+    record.null_routed = f.boolean("nullRouted");
+    record.server = server;
+    record.private_rack_id = f.reference("privateRackId");
+    record.billing = f.object("billingInformation", billing);
+    record.extra = f.rest();
+    if let Some((gateway, netmask, rest)) = details {
+        record.gateway = gateway;
+        record.netmask = netmask;
+        record
+            .extra
+            .extend(rest.into_iter().map(|(k, v)| (format!("ipDetails.{k}"), v)));
+    }
+    Ok(record)
+}
+
+/// The address: the record's identity.
+fn address(f: &mut Fields<'_, '_>) -> Result<IpAddr, FieldError> {
+    let text: String = f.id("ip")?;
+    text.parse()
+        .map_err(|_| f.cx().error("ip", format!("expected an IP address, found {}", text::found(&text))))
+}
+
+fn billing(f: &mut Fields<'_, '_>) -> IpBilling {
+    IpBilling {
+        monthly_price: f.decimal("price"),
+        start_date: f.parsed("startDate", text::any_date),
+        end_date: f.parsed("endDate", text::any_date),
+        extra: f.rest(),
+    }
+}
+
+/// A v1 virtual server's `ipAddresses`: an array of `{ip, isNulled, reverseDNS}`, or an
+/// object keyed by IP whose values are `{isNulled, reverseDNS}`. Both become one list.
+pub(crate) fn assignments(f: &mut Fields<'_, '_>, key: &str) -> Vec<IpAddress> {
+    let Some(value) = f.take(key) else {
+        return Vec::new();
+    };
+    let value = match value {
+        Json::Object(members) if members.iter().all(|(k, _)| k.parse::<IpAddr>().is_ok()) => {
+            Json::Array(
+                members
+                    .into_iter()
+                    .map(|(ip, state)| keyed(ip, state))
+                    .collect(),
+            )
+        }
+        other => other,
+    };
+    // Put back and read as a list of records.
+    f.put(key, value);
+    f.objects(key, ip)
+}
+
+/// `"192.0.2.1": {isNulled, reverseDNS}` → `{ip: "192.0.2.1", isNulled, reverseDNS}`.
+fn keyed<'a>(ip: Cow<'a, str>, state: Json<'a>) -> Json<'a> {
+    let mut members = match state {
+        Json::Object(members) => members,
+        other if other.is_nothing() => Vec::new(),
+        other => vec![(Cow::Borrowed("state"), other)],
+    };
+    members.insert(0, (Cow::Borrowed("ip"), Json::String(ip)));
+    Json::Object(members)
+}

@@ -1,0 +1,223 @@
+//! Values with a shape of their own, typed like ids: domain names, MAC addresses, the
+//! user names of credentials. (IP addresses are [`std::net::IpAddr`].)
+
+use std::fmt;
+use std::str::FromStr;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::{Error, validate};
+
+/// A domain name (`example.com`), checked when made from text (letters, digits, `-`
+/// and `_` in labels of 1 to 63, 253 in all) and kept in lower case, without a final
+/// dot.
+///
+/// ```
+/// let name: hostapi::DomainName = "Example.COM.".parse()?;
+/// assert_eq!(name.as_str(), "example.com");
+/// assert!("not a domain".parse::<hostapi::DomainName>().is_err());
+/// # Ok::<(), hostapi::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct DomainName(String);
+
+impl DomainName {
+    /// Checks and normalises a domain name.
+    pub fn new(value: impl AsRef<str>) -> Result<Self, Error> {
+        let value = value.as_ref().trim();
+        validate::domain_name("domain", value)?;
+        validate::path_segment("domain", value)?;
+        let name = value.strip_suffix('.').unwrap_or(value);
+        Ok(Self(name.to_ascii_lowercase()))
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A name read from the service, taken as sent (in lower case).
+impl From<String> for DomainName {
+    fn from(value: String) -> Self {
+        let name = value.trim().trim_end_matches('.');
+        Self(name.to_ascii_lowercase())
+    }
+}
+
+impl FromStr for DomainName {
+    type Err = Error;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::new(value)
+    }
+}
+
+impl fmt::Display for DomainName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl AsRef<str> for DomainName {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A MAC address, in the canonical lower-case, colon-separated form
+/// (`00:1a:2b:3c:4d:5e`). Read in any letter case, separated by `:`, `-` or `.`, or not
+/// at all.
+///
+/// ```
+/// let mac: hostapi::MacAddress = "00-1A-2B-3C-4D-5E".parse()?;
+/// assert_eq!(mac.to_string(), "00:1a:2b:3c:4d:5e");
+/// # Ok::<(), hostapi::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct MacAddress(String);
+
+impl MacAddress {
+    /// Reads a MAC address (see the type's docs).
+    pub fn new(value: impl AsRef<str>) -> Result<Self, Error> {
+        let value = value.as_ref();
+        parse_mac(value).map(Self).ok_or_else(|| {
+            Error::invalid(
+                "mac",
+                format!(
+                    "`{}` is not a MAC address like 00:1a:2b:3c:4d:5e",
+                    value.escape_debug()
+                ),
+            )
+        })
+    }
+
+    /// The address as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Reads a MAC address from the wire.
+pub(crate) fn mac(text: &str) -> crate::read::text::Reading<MacAddress> {
+    parse_mac(text).map(MacAddress).ok_or_else(|| {
+        format!(
+            "expected a MAC address like 00:1a:2b:3c:4d:5e, found {}",
+            crate::read::text::found(text)
+        )
+    })
+}
+
+/// Twelve hex digits, optionally grouped by `:`, `-` or `.` → `00:1a:2b:3c:4d:5e`.
+pub(crate) fn parse_mac(text: &str) -> Option<String> {
+    let digits: Vec<u8> = text
+        .trim()
+        .bytes()
+        .filter(|b| !matches!(b, b':' | b'-' | b'.'))
+        .collect();
+    let separators_ok = text
+        .trim()
+        .bytes()
+        .all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'-' | b'.'));
+    if digits.len() != 12 || !separators_ok || !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let lower: Vec<char> = digits
+        .iter()
+        .map(|b| char::from(b.to_ascii_lowercase()))
+        .collect();
+    Some(
+        lower
+            .chunks(2)
+            .map(|pair| pair.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join(":"),
+    )
+}
+
+impl FromStr for MacAddress {
+    type Err = Error;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::new(value)
+    }
+}
+
+impl fmt::Display for MacAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The user name of a credential (`root`, `admin`), checked when made from text to be
+/// one URL path segment.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Username(String);
+
+impl Username {
+    /// Checks a user name.
+    pub fn new(value: impl Into<String>) -> Result<Self, Error> {
+        let value = value.into();
+        validate::path_segment("username", &value)?;
+        Ok(Self(value))
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A name read from the service, taken as sent.
+impl From<String> for Username {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+
+impl FromStr for Username {
+    type Err = Error;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Self::new(value)
+    }
+}
+
+impl fmt::Display for Username {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mac_addresses_in_any_spelling() {
+        for text in [
+            "00:1a:2b:3c:4d:5e",
+            "00-1A-2B-3C-4D-5E",
+            "001a.2b3c.4d5e",
+            "001A2B3C4D5E",
+            " 00:1a:2b:3c:4d:5e ",
+        ] {
+            assert_eq!(parse_mac(text).as_deref(), Some("00:1a:2b:3c:4d:5e"), "{text}");
+        }
+        for bad in ["00:1a:2b:3c:4d", "00:1a:2b:3c:4d:zz", "", "00 1a 2b 3c 4d 5e"] {
+            assert_eq!(parse_mac(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn domain_names_are_checked_and_lower_cased() {
+        assert_eq!(DomainName::new("Example.COM.").unwrap().as_str(), "example.com");
+        assert!(DomainName::new("a/b.com").is_err());
+        assert!(DomainName::new("..").is_err());
+        assert!(Username::new("a/b").is_err());
+    }
+}

@@ -1,0 +1,40 @@
+//! Private rack answers → [`PrivateRack`].
+
+use super::model::{PrivateRack, RackLocation};
+use crate::read::Records;
+use crate::read::records::{hosting_contract, sla};
+use crate::read::shapes::{items, wrapped};
+use crate::read::{Cx, FieldError, Fields, Json};
+
+/// `{privateRacks:[{privateRack:{privateRackId}}]}`: where the racks are.
+pub(crate) fn racks<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    items(cx, body, "privateRacks")
+}
+
+/// `{privateRack:…}` → the rack (the list's items carry only the id; the detail
+/// everything).
+pub(crate) fn wrapped_rack(cx: &mut Cx, json: Json<'_>) -> Result<PrivateRack, FieldError> {
+    wrapped(cx, json, "privateRack", rack)
+}
+
+fn rack(f: &mut Fields<'_, '_>) -> Result<PrivateRack, FieldError> {
+    let id: crate::PrivateRackId = f.id("privateRackId")?;
+    let name = f.text("privateRackName");
+    let owner = [
+        ("privateRackId", Some(id.as_str())),
+        ("privateRackName", name.as_deref()),
+    ];
+    Ok(PrivateRack {
+        contract: f.object("serverHostingPack", |pack| hosting_contract(pack, &owner)),
+        sla: f.object("serviceLevelAgreement", sla),
+        location: f.object("location", |l| RackLocation {
+            site: l.text("site"),
+            suite: l.text("suite"),
+            cabinet: l.text("cabinet"),
+            extra: l.rest(),
+        }),
+        id,
+        name,
+        extra: f.rest(),
+    })
+}

@@ -1,0 +1,241 @@
+//! An answer body as a tree of JSON values that borrows its text from the body: parsed
+//! once, with no copy of a string unless it holds escapes, then read field by field.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// A JSON value whose strings borrow from the body when they can.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Json<'a> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Cow<'a, str>),
+    Array(Vec<Json<'a>>),
+    /// Members in the order they came (a duplicated key keeps both; readers take the
+    /// first).
+    Object(Vec<(Cow<'a, str>, Json<'a>)>),
+}
+
+/// A JSON number as the parser read it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Number {
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Int(n) => write!(f, "{n}"),
+            Self::UInt(n) => write!(f, "{n}"),
+            Self::Float(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// Parses a whole body (nothing may follow the value).
+pub(crate) fn parse(body: &[u8]) -> Result<Json<'_>, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let value = Json::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+impl<'a> Json<'a> {
+    /// What kind of value this is, for messages.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Self::Null => "null",
+            Self::Bool(_) => "a boolean",
+            Self::Number(_) => "a number",
+            Self::String(_) => "text",
+            Self::Array(_) => "an array",
+            Self::Object(_) => "an object",
+        }
+    }
+
+    /// Whether this is `null` or text that is empty or blank: the wire's ways of
+    /// saying "no value".
+    pub(crate) fn is_nothing(&self) -> bool {
+        match self {
+            Self::Null => true,
+            Self::String(text) => text.trim().is_empty(),
+            _ => false,
+        }
+    }
+
+    /// The value as an owned `serde_json::Value` (what `extra` maps hold).
+    pub(crate) fn into_value(self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Self::Null => Value::Null,
+            Self::Bool(b) => Value::Bool(b),
+            Self::Number(Number::Int(n)) => Value::from(n),
+            Self::Number(Number::UInt(n)) => Value::from(n),
+            Self::Number(Number::Float(n)) => {
+                serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+            }
+            Self::String(s) => Value::String(s.into_owned()),
+            Self::Array(items) => Value::Array(items.into_iter().map(Self::into_value).collect()),
+            Self::Object(members) => Value::Object(
+                members
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.into_value()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A short rendering for a message: scalars as written, containers by kind.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            Self::Null => "null".to_owned(),
+            Self::Bool(b) => b.to_string(),
+            Self::Number(n) => n.to_string(),
+            Self::String(s) => {
+                let cut: String = s.chars().take(60).collect();
+                if cut.len() < s.len() {
+                    format!("\"{cut}…\"")
+                } else {
+                    format!("\"{cut}\"")
+                }
+            }
+            other => other.kind().to_owned(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Json<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Json<'de>, E> {
+        Ok(Json::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(Number::Int(v)))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(Number::UInt(v)))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Json<'de>, E> {
+        Ok(Json::Number(Number::Float(v)))
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Json<'de>, E> {
+        Ok(Json::String(Cow::Owned(v)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
+        let mut members = Vec::new();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            members.push((key.0, map.next_value()?));
+        }
+        Ok(Json::Object(members))
+    }
+}
+
+/// A member name, borrowed when it holds no escapes.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_borrow_from_the_body_unless_escaped() {
+        let body = br#"{"a":"plain","b":"with \"escape\"","c":[1,-2,1.5,true,null]}"#;
+        let Json::Object(members) = parse(body).unwrap() else {
+            panic!("an object")
+        };
+        assert!(matches!(&members[0].1, Json::String(Cow::Borrowed("plain"))));
+        assert!(matches!(&members[1].1, Json::String(Cow::Owned(s)) if s == "with \"escape\""));
+        assert_eq!(
+            members[2].1,
+            Json::Array(vec![
+                Json::Number(Number::UInt(1)),
+                Json::Number(Number::Int(-2)),
+                Json::Number(Number::Float(1.5)),
+                Json::Bool(true),
+                Json::Null
+            ])
+        );
+    }
+
+    #[test]
+    fn a_body_is_one_value() {
+        assert!(parse(b"{} x").is_err());
+        assert!(parse(b"{").is_err());
+        assert!(parse(b"").is_err());
+    }
+
+    #[test]
+    fn converts_to_a_serde_value_in_order() {
+        let value = parse(br#"{"z":1,"a":[{"k":"v"}]}"#).unwrap().into_value();
+        assert_eq!(value, serde_json::json!({"z":1,"a":[{"k":"v"}]}));
+    }
+}

@@ -1,0 +1,464 @@
+//! One call: attempts, each read to the end (bounded), retried by the policy, and the
+//! outcome told truthfully (see the write rules on [`Transport::call`]).
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::StreamExt;
+use progenitor_client::{ByteStream, Error as RawError, ResponseValue};
+use tokio::time::Instant;
+
+use super::hooks::{PREPARE_ERROR_SEPARATOR, Sent};
+use super::retry::{Decision, Failure, RetryPolicy, retry_after};
+use crate::error::{
+    CallInfo, ErrorBody, RedirectError, StatusError, TooLargeError, TransportCause,
+    TransportError,
+};
+use crate::read::{ReadMode, Reading};
+use crate::scrub::Scrubber;
+use crate::{Error, Listing};
+
+/// What the generated code (or a hand-written request) gives for one attempt: a `2XX`
+/// answer as bytes, or progenitor's error (`UnexpectedResponse` for any other status).
+pub(crate) type RawOutcome = Result<ResponseValue<ByteStream>, RawError<()>>;
+
+/// How every call of one client is made and read.
+#[derive(Debug, Clone)]
+pub(crate) struct Transport {
+    pub(crate) retry: RetryPolicy,
+    /// The longest one attempt may take, from sending to the end of the answer.
+    pub(crate) attempt_timeout: Duration,
+    /// The largest success answer read.
+    pub(crate) max_answer_bytes: usize,
+    pub(crate) mode: ReadMode,
+    pub(crate) scrub: Scrubber,
+}
+
+/// Per-call options the caller chose.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct CallOptions {
+    /// Retry this call even though it is not idempotent.
+    pub(crate) retry_unsafe: bool,
+}
+
+/// A successful answer, to be read.
+#[derive(Debug)]
+pub(crate) struct Answer {
+    /// The `Content-Type` the server gave.
+    pub(crate) content_type: Option<String>,
+    pub(crate) body: Bytes,
+    pub(crate) call: CallInfo,
+    /// Whether the call was a write: then an answer that cannot be read leaves the
+    /// outcome unknown.
+    write: bool,
+    mode: ReadMode,
+    scrub: Scrubber,
+}
+
+/// One attempt, read.
+enum Attempt {
+    /// A `2XX` answer, whole.
+    Answer {
+        status: u16,
+        content_type: Option<String>,
+        body: Bytes,
+    },
+    /// A `2XX` answer larger than the limit (the rest was not read).
+    TooLarge { status: u16 },
+    /// Another status, with at most [`ErrorBody::MAX_LEN`] of its body.
+    Status {
+        status: u16,
+        body: Bytes,
+        truncated: bool,
+        retry_after: Option<Duration>,
+        location: Option<String>,
+    },
+    /// No (whole) answer.
+    Transport {
+        cause: TransportCause,
+        source: Option<reqwest::Error>,
+    },
+    /// Stopped before sending: a missing setting, a request that cannot be built.
+    NotSent(Error),
+}
+
+impl Attempt {
+    /// Whether this attempt's request may have been applied, for a write.
+    fn may_have_applied(&self) -> bool {
+        match self {
+            Self::Answer { .. } | Self::TooLarge { .. } => true,
+            Self::Status { status, .. } => *status >= 500,
+            Self::Transport { cause, .. } => cause.may_have_reached_server(),
+            Self::NotSent(_) => false,
+        }
+    }
+
+    /// How a failed attempt failed, as far as retrying goes.
+    fn failure(&self) -> Failure {
+        match self {
+            Self::Answer { .. } | Self::TooLarge { .. } | Self::NotSent(_) => Failure::Other,
+            Self::Status {
+                status,
+                retry_after,
+                ..
+            } => Failure::from_status(*status, *retry_after).unwrap_or(Failure::Other),
+            Self::Transport { cause, .. } if !cause.is_retryable() => Failure::Other,
+            Self::Transport { cause, .. } if !cause.may_have_reached_server() => Failure::Connect,
+            Self::Transport {
+                cause: TransportCause::Timeout,
+                ..
+            } => Failure::Timeout,
+            Self::Transport { .. } => Failure::Interrupted,
+        }
+    }
+}
+
+impl Transport {
+    /// Makes one call: `attempt` runs the generated request (it is called again for
+    /// each retry, so a CDN signature is fresh), and each answer is read to the end,
+    /// at most [`Transport::max_answer_bytes`] of it.
+    ///
+    /// Retries follow the [`RetryPolicy`]: reads and idempotent writes (PUT, DELETE)
+    /// on every failure that may pass; POST only when the request never left, unless
+    /// the call opted in (`retry_unsafe`). The call's deadline bounds every attempt and
+    /// pause.
+    ///
+    /// For writes, the outcome is told truthfully:
+    /// - a `2XX` answer: applied;
+    /// - a DELETE answered 404 after an earlier attempt may have gone through: applied
+    ///   (the resource is gone, which is what was asked);
+    /// - a failure after a request that may have reached the service (a server error,
+    ///   an answer lost or cut): [`Error::OutcomeUnknown`], keeping the cause;
+    /// - anything else: the error, and nothing was applied.
+    pub(crate) async fn call<F, Fut>(
+        &self,
+        operation: &'static str,
+        options: CallOptions,
+        mut attempt: F,
+    ) -> Result<Answer, Error>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = RawOutcome>,
+    {
+        let started = Instant::now();
+        let mut attempts = 0u32;
+        let mut may_have_applied = false;
+        loop {
+            attempts += 1;
+            let budget = self
+                .retry
+                .deadline
+                .saturating_sub(started.elapsed())
+                .min(self.attempt_timeout);
+            let (outcome, sent) = Sent::scope(async {
+                match tokio::time::timeout(budget, self.attempt(attempt())).await {
+                    Ok(outcome) => outcome,
+                    Err(_) => Attempt::Transport {
+                        cause: TransportCause::Timeout,
+                        source: None,
+                    },
+                }
+            })
+            .await;
+            let write = !matches!(sent.method.as_str(), "GET" | "HEAD" | "");
+            let call = CallInfo {
+                operation,
+                method: sent.method.clone(),
+                path: sent.path.clone(),
+                attempts,
+                elapsed: started.elapsed(),
+            };
+            // A DELETE that finds the resource gone after an earlier attempt may have
+            // removed it has done what was asked.
+            if let Attempt::Status { status: 404, .. } = outcome
+                && sent.method == "DELETE"
+                && may_have_applied
+            {
+                tracing::info!(
+                    operation,
+                    "hostapi: an earlier attempt of this DELETE may have gone through, and \
+                     the resource is gone: applied"
+                );
+                log_call(&call, Some(404), "applied");
+                return Ok(self.answer(Bytes::new(), call, write));
+            }
+            let outcome = match outcome {
+                Attempt::Answer {
+                    status,
+                    content_type,
+                    body,
+                } => {
+                    log_call(&call, Some(status), "ok");
+                    let mut answer = self.answer(body, call, write);
+                    answer.content_type = content_type;
+                    return Ok(answer);
+                }
+                failed => failed,
+            };
+            let applied_here = write && outcome.may_have_applied();
+            let failure = outcome.failure();
+            let resend = !write || matches!(sent.method.as_str(), "PUT" | "DELETE") || options.retry_unsafe;
+            let decision = self.retry.decide(
+                attempts,
+                &failure,
+                resend,
+                started.elapsed(),
+                rand::random::<f64>(),
+            );
+            may_have_applied |= applied_here;
+            match decision {
+                Decision::Retry(delay) => {
+                    tracing::info!(
+                        operation,
+                        attempt = attempts,
+                        reason = %failure,
+                        delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                        "hostapi: retrying"
+                    );
+                    tokio::time::sleep(delay).await;
+                }
+                Decision::Stop(why) => {
+                    tracing::debug!(operation, attempt = attempts, reason = %failure, why = why.describe(), "hostapi: not retrying");
+                    let status = match &outcome {
+                        Attempt::Status { status, .. } | Attempt::TooLarge { status } => Some(*status),
+                        _ => None,
+                    };
+                    let error = self.error(outcome, &call);
+                    if write && may_have_applied {
+                        log_call(&call, status, "outcome unknown");
+                        return Err(error.outcome_unknown(call));
+                    }
+                    log_call(&call, status, "failed");
+                    return Err(error);
+                }
+            }
+        }
+    }
+
+    fn answer(&self, body: Bytes, call: CallInfo, write: bool) -> Answer {
+        Answer {
+            content_type: None,
+            body,
+            call,
+            write,
+            mode: self.mode,
+            scrub: self.scrub.clone(),
+        }
+    }
+
+    /// Runs one attempt and reads its answer.
+    async fn attempt(&self, pending: impl Future<Output = RawOutcome>) -> Attempt {
+        match pending.await {
+            Ok(answer) => {
+                let status = answer.status().as_u16();
+                let content_type = answer
+                    .headers()
+                    .get(reqwest::header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned);
+                let mut stream = answer.into_inner_stream();
+                let mut body = Vec::new();
+                while let Some(chunk) = stream.next().await {
+                    match chunk {
+                        Ok(chunk) if body.len() + chunk.len() > self.max_answer_bytes => {
+                            // Dropping the stream closes the connection: the rest is
+                            // never read.
+                            return Attempt::TooLarge { status };
+                        }
+                        Ok(chunk) => body.extend_from_slice(&chunk),
+                        Err(error) => return transport_failure(error),
+                    }
+                }
+                Attempt::Answer {
+                    status,
+                    content_type,
+                    body: Bytes::from(body),
+                }
+            }
+            Err(RawError::UnexpectedResponse(response)) => error_answer(response).await,
+            Err(RawError::CommunicationError(error)) => transport_failure(error),
+            Err(RawError::Custom(message) | RawError::InvalidRequest(message)) => {
+                Attempt::NotSent(not_sent(message))
+            }
+            Err(other) => Attempt::NotSent(Error::invalid("request", other)),
+        }
+    }
+
+    /// The error an attempt that failed ends the call with.
+    fn error(&self, outcome: Attempt, call: &CallInfo) -> Error {
+        match outcome {
+            Attempt::Status {
+                status,
+                location,
+                ..
+            } if (300..400).contains(&status) => Error::Redirect(Box::new(RedirectError {
+                call: call.clone(),
+                status,
+                location_host: location.as_deref().and_then(location_host),
+            })),
+            Attempt::Status {
+                status,
+                body,
+                truncated,
+                retry_after,
+                ..
+            } => Error::Status(Box::new(StatusError {
+                call: call.clone(),
+                status,
+                retry_after,
+                body: ErrorBody::read(&body, truncated, &self.scrub),
+            })),
+            Attempt::TooLarge { .. } => Error::AnswerTooLarge(Box::new(TooLargeError {
+                call: call.clone(),
+                limit: self.max_answer_bytes,
+            })),
+            Attempt::Transport { cause, source } => Error::Transport(Box::new(TransportError {
+                call: call.clone(),
+                cause,
+                // Without its URL, which may hold a CDN signature.
+                source: source.map(|e| Box::new(e.without_url()) as _),
+            })),
+            Attempt::NotSent(error) => error,
+            // Not a failure: `call` hands answers on before asking for an error.
+            Attempt::Answer { status, .. } => Error::invalid("request", format!("answered {status}")),
+        }
+    }
+}
+
+/// One attempt of a request the generated code cannot make (a nested form, a PNG
+/// answer): prepared by the same hooks as generated requests, then sent once.
+pub(crate) async fn send_raw(
+    hooks: &hostapi_hooks::Hooks,
+    http: &reqwest::Client,
+    mut request: reqwest::Request,
+) -> RawOutcome {
+    hooks.prepare(&mut request).map_err(RawError::Custom)?;
+    let response = http
+        .execute(request)
+        .await
+        .map_err(RawError::CommunicationError)?;
+    if response.status().is_success() {
+        Ok(ResponseValue::stream(response))
+    } else {
+        Err(RawError::UnexpectedResponse(response))
+    }
+}
+
+fn transport_failure(error: reqwest::Error) -> Attempt {
+    Attempt::Transport {
+        cause: TransportCause::of(&error),
+        source: Some(error),
+    }
+}
+
+/// A request stopped before sending: the hooks name the missing setting; the
+/// generated code names the argument it could not convert.
+fn not_sent(message: String) -> Error {
+    match message.split_once(PREPARE_ERROR_SEPARATOR) {
+        Some((argument, reason)) if !argument.contains(' ') => Error::invalid(argument, reason),
+        _ => Error::invalid("request", message),
+    }
+}
+
+/// Reads an error answer: its status, headers of note, and at most
+/// [`ErrorBody::MAX_LEN`] of its body.
+async fn error_answer(mut response: reqwest::Response) -> Attempt {
+    let status = response.status().as_u16();
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let retry_after = header(reqwest::header::RETRY_AFTER)
+        .and_then(|v| retry_after(&v, chrono::Utc::now()));
+    let location = header(reqwest::header::LOCATION);
+    let mut body = Vec::new();
+    let mut truncated = false;
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                let room = ErrorBody::MAX_LEN - body.len();
+                if chunk.len() > room {
+                    body.extend_from_slice(&chunk[..room]);
+                    truncated = true;
+                    break;
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => break,
+            // What arrived of an error answer is kept; the status is what matters.
+            Err(_) => break,
+        }
+    }
+    Attempt::Status {
+        status,
+        body: Bytes::from(body),
+        truncated,
+        retry_after,
+        location,
+    }
+}
+
+/// The host a `Location` header names, when it names one.
+fn location_host(location: &str) -> Option<String> {
+    url::Url::parse(location)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_owned))
+}
+
+/// The `-v` line of a finished call.
+fn log_call(call: &CallInfo, status: Option<u16>, outcome: &'static str) {
+    tracing::debug!(
+        operation = call.operation,
+        method = %call.method,
+        path = %call.path,
+        status,
+        attempts = call.attempts,
+        elapsed_ms = u64::try_from(call.elapsed.as_millis()).unwrap_or(u64::MAX),
+        ok = outcome == "ok" || outcome == "applied",
+        outcome,
+        "hostapi: call"
+    );
+}
+
+impl Answer {
+    fn reading(&self) -> Reading<'_> {
+        Reading::new(&self.call, self.mode, &self.scrub)
+    }
+
+    /// An answer a write could not read leaves its outcome unknown: the service said
+    /// 2XX, but what it did cannot be shown.
+    fn settle<T>(&self, read: Result<T, Error>) -> Result<T, Error> {
+        match read {
+            Err(error) if self.write => Err(error.outcome_unknown(self.call.clone())),
+            other => other,
+        }
+    }
+
+    /// Whether the answer has no body (or only white space).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.body.iter().all(u8::is_ascii_whitespace)
+    }
+
+    /// Reads the body as one value (see [`Reading::one`]).
+    pub(crate) fn one<T>(
+        &self,
+        read: impl for<'a> FnOnce(&mut crate::read::Cx, crate::read::Json<'a>) -> Result<T, crate::read::FieldError>,
+    ) -> Result<T, Error> {
+        self.settle(self.reading().one(&self.body, read))
+    }
+
+    /// Reads the body as a list (see [`Reading::list`]).
+    pub(crate) fn list<T>(
+        &self,
+        items: impl for<'a> FnOnce(
+            &mut crate::read::Cx,
+            crate::read::Json<'a>,
+        ) -> Result<crate::read::Records<'a>, crate::read::FieldError>,
+        read: impl for<'a> FnMut(&mut crate::read::Cx, crate::read::Json<'a>) -> Result<T, crate::read::FieldError>,
+    ) -> Result<Listing<T>, Error> {
+        self.settle(self.reading().list(&self.body, items, read))
+    }
+}

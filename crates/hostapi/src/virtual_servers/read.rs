@@ -1,0 +1,85 @@
+//! v1 virtual server answers → [`VirtualServer`], and the job handle of power calls.
+
+use super::model::{AdministrativeInfo, Platform, VirtualServer, VirtualServerState};
+use crate::ips::read::assignments;
+use crate::model::values::mac;
+use crate::model::{DataSize, DataUnit, Job, JobId, Sla};
+use crate::read::Records;
+use crate::read::shapes::items;
+use crate::read::text;
+use crate::read::{Cx, FieldError, Fields, Json};
+
+/// `{virtualServers:[…]}`: where the servers are (the single view too).
+pub(crate) fn servers<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    items(cx, body, "virtualServers")
+}
+
+/// A server (a list item, or the one item of the single view).
+pub(crate) fn server(cx: &mut Cx, json: Json<'_>) -> Result<VirtualServer, FieldError> {
+    cx.object(json, |f| {
+        Ok(VirtualServer {
+            id: f.id("id")?,
+            name: f.text("serverName"),
+            reference: f.text("reference"),
+            state: f.open_enum("state", VirtualServerState::from_wire),
+            template: f.text("template"),
+            platform: f.object("type", platform),
+            attached_iso: f.text("attachedISO"),
+            mac_address: f.parsed("macAddress", mac),
+            sla: Sla::named(f.text("SLA")),
+            data_traffic_pack: f.text("dataTrafficPack"),
+            // Documented in GB.
+            data_traffic_limit: f
+                .decimal("dataTrafficLimit")
+                .map(|gb| DataSize::new(gb, DataUnit::Gigabytes)),
+            ips: assignments(f, "ipAddresses"),
+            administrative: f.object("administrativeInfo", administrative),
+            extra: f.rest(),
+        })
+    })
+}
+
+/// `type` names its id `id` on some records and `Id` on others.
+fn platform(f: &mut Fields<'_, '_>) -> Platform {
+    f.alias("Id", "id");
+    Platform {
+        id: f.text("id"),
+        name: f.text("PlatformName"),
+        extra: f.rest(),
+    }
+}
+
+fn administrative(f: &mut Fields<'_, '_>) -> AdministrativeInfo {
+    AdministrativeInfo {
+        customer_number: f.text("customerNumber"),
+        created_at: f.parsed("createdAt", text::local_date_time),
+        start_date: f.parsed("startDate", text::any_date),
+        end_date: f.parsed("endDate", text::any_date),
+        billing_frequency: f.text("billingFrequency"),
+        contract_term: f.parsed("contractTerm", text::contract_term),
+        order_number: f.text("orderNumber"),
+        extra: f.rest(),
+    }
+}
+
+/// `{asyncjob:{jobid}}` → the job.
+pub(crate) fn job(cx: &mut Cx, body: Json<'_>) -> Result<Job, FieldError> {
+    cx.object(body, |wrapper| {
+        let inner = wrapper
+            .take("asyncjob")
+            .ok_or_else(|| wrapper.cx().error("asyncjob", "the job is absent"))?;
+        let mut job = wrapper.cx().within("asyncjob", |cx| {
+            cx.object(inner, |f| {
+                Ok(Job {
+                    id: f.id::<JobId>("jobid")?,
+                    name: None,
+                    status: None,
+                    created_at: None,
+                    extra: f.rest(),
+                })
+            })
+        })?;
+        job.extra.extend(wrapper.rest());
+        Ok(job)
+    })
+}
