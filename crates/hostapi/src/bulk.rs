@@ -252,23 +252,19 @@ macro_rules! get_many {
                 I::IntoIter: Send + 'static,
             {
                 let this = self.clone();
-                bulk(
-                    futures::stream::iter(ids),
-                    options,
-                    move |id| {
-                        let this = this.clone();
-                        let read = async move { this.get(&id).await };
-                        match multi_thread_runtime() {
-                            Some(runtime) => {
-                                // The read's span stays under the caller's, as unspawned.
-                                let read =
-                                    tracing::Instrument::instrument(read, tracing::Span::current());
-                                futures::future::Either::Left(Spawned(runtime.spawn(read)))
-                            }
-                            None => futures::future::Either::Right(read),
+                bulk(futures::stream::iter(ids), options, move |id| {
+                    let this = this.clone();
+                    let read = async move { this.get(&id).await };
+                    match multi_thread_runtime() {
+                        Some(runtime) => {
+                            // The read's span stays under the caller's, as unspawned.
+                            let read =
+                                tracing::Instrument::instrument(read, tracing::Span::current());
+                            futures::future::Either::Left(Spawned(runtime.spawn(read)))
                         }
-                    },
-                )
+                        None => futures::future::Either::Right(read),
+                    }
+                })
             }
         }
     };
@@ -480,7 +476,12 @@ mod tests {
                 use std::error::Error as _;
                 assert_eq!(error.call.operation, "get_many");
                 let source = Error::Transport(error).source().map(ToString::to_string);
-                assert!(source.as_deref().is_some_and(|s| s.contains("shutting down")), "{source:?}");
+                assert!(
+                    source
+                        .as_deref()
+                        .is_some_and(|s| s.contains("shutting down")),
+                    "{source:?}"
+                );
             }
             other => panic!("{other:?}"),
         }

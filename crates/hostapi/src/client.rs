@@ -251,7 +251,10 @@ impl ClientBuilder {
         retry.check()?;
         let attempt_timeout = self.timeout.unwrap_or(Duration::from_secs(30));
         if attempt_timeout.is_zero() {
-            return Err(Error::invalid("timeout", "is zero; no attempt could finish"));
+            return Err(Error::invalid(
+                "timeout",
+                "is zero; no attempt could finish",
+            ));
         }
         let max_answer_bytes = self
             .max_answer_bytes

@@ -44,7 +44,11 @@ impl Handle {
 
     /// Makes a call: `attempt` runs the generated request, once per attempt (see
     /// [`Transport::call`](crate::transport::Transport::call)).
-    pub(crate) async fn call<F, Fut>(&self, operation: &'static str, attempt: F) -> Result<Answer, Error>
+    pub(crate) async fn call<F, Fut>(
+        &self,
+        operation: &'static str,
+        attempt: F,
+    ) -> Result<Answer, Error>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = RawOutcome>,

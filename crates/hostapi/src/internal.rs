@@ -47,7 +47,11 @@ pub fn virtual_server_list(body: &[u8]) -> Result<Vec<VirtualServer>, Error> {
     let call = call("listVirtualServers");
     let scrub = Scrubber::default();
     Reading::new(&call, ReadMode::default(), &scrub)
-        .list(body, crate::virtual_servers::read::servers, crate::virtual_servers::read::server)?
+        .list(
+            body,
+            crate::virtual_servers::read::servers,
+            crate::virtual_servers::read::server,
+        )?
         .into_result()
 }
 
@@ -66,14 +70,23 @@ type One<T> = for<'a> fn(&mut Cx, Json<'a>) -> Result<T, FieldError>;
 /// Where a list's records are in the answer.
 type Items = for<'a> fn(&mut Cx, Json<'a>) -> Result<Records<'a>, FieldError>;
 
-fn one<T: Serialize>(reading: &Reading<'_>, body: &[u8], read: One<T>) -> Result<serde_json::Value, Error> {
+fn one<T: Serialize>(
+    reading: &Reading<'_>,
+    body: &[u8],
+    read: One<T>,
+) -> Result<serde_json::Value, Error> {
     let value = reading.one(body, read)?;
     Ok(to_json(&value))
 }
 
 /// A list's records and, when the answer had members beside them, those under
 /// `{"records": […], "extra": {…}}`.
-fn list<T: Serialize>(reading: &Reading<'_>, body: &[u8], items: Items, read: One<T>) -> Result<serde_json::Value, Error> {
+fn list<T: Serialize>(
+    reading: &Reading<'_>,
+    body: &[u8],
+    items: Items,
+    read: One<T>,
+) -> Result<serde_json::Value, Error> {
     let listing = reading.list(body, items, read)?;
     let extra = to_json(listing.extra());
     let records = to_json(&listing.into_result()?);
@@ -144,23 +157,35 @@ fn os_credential(cx: &mut Cx, json: Json<'_>) -> Result<crate::Credential, Field
 fn january_metrics(cx: &mut Cx, body: Json<'_>) -> Result<crate::TrafficMetrics, FieldError> {
     use chrono::TimeZone;
     let query = MetricsQuery::new(
-        chrono::Utc.with_ymd_and_hms(2024, 1, 1, 0, 0, 0).single().unwrap_or_default(),
-        chrono::Utc.with_ymd_and_hms(2024, 2, 1, 0, 0, 0).single().unwrap_or_default(),
+        chrono::Utc
+            .with_ymd_and_hms(2024, 1, 1, 0, 0, 0)
+            .single()
+            .unwrap_or_default(),
+        chrono::Utc
+            .with_ymd_and_hms(2024, 2, 1, 0, 0, 0)
+            .single()
+            .unwrap_or_default(),
     );
     crate::cloud::metrics::metrics(&query)(cx, body)
 }
 
 fn network_501(cx: &mut Cx, body: Json<'_>) -> Result<crate::PrivateNetwork, FieldError> {
-    crate::private_networks::read::detail_in_array(&PrivateNetworkId::from(PRIVATE_NETWORK.to_owned()))(cx, body)
+    crate::private_networks::read::detail_in_array(&PrivateNetworkId::from(
+        PRIVATE_NETWORK.to_owned(),
+    ))(cx, body)
 }
 
 fn acl_of_customer(cx: &mut Cx, body: Json<'_>) -> Result<crate::Acl, FieldError> {
-    crate::cdn::payload(cx, body, |cx, json| crate::cdn::acl::of_customer(cx, json, CDN_CUSTOMER))
+    crate::cdn::payload(cx, body, |cx, json| {
+        crate::cdn::acl::of_customer(cx, json, CDN_CUSTOMER)
+    })
 }
 
 fn sub_customer(cx: &mut Cx, body: Json<'_>) -> Result<crate::SubCustomer, FieldError> {
     let number = CustomerNumber::from(SUB_CUSTOMER.to_owned());
-    crate::cdn::payload(cx, body, |cx, json| crate::cdn::customers::the_one(cx, json, &number))
+    crate::cdn::payload(cx, body, |cx, json| {
+        crate::cdn::customers::the_one(cx, json, &number)
+    })
 }
 
 fn origin_answer(cx: &mut Cx, body: Json<'_>) -> Result<crate::Origin, FieldError> {
@@ -172,20 +197,32 @@ fn purge_entries(cx: &mut Cx, body: Json<'_>) -> Result<crate::PurgeJob, FieldEr
 }
 
 fn purge_job(cx: &mut Cx, body: Json<'_>) -> Result<crate::PurgeJob, FieldError> {
-    crate::cdn::purge::purge_answer(cx, body, &ZONE.to_owned().into(), &["/index.html".to_owned()])
+    crate::cdn::purge::purge_answer(
+        cx,
+        body,
+        &ZONE.to_owned().into(),
+        &["/index.html".to_owned()],
+    )
 }
 
 /// All the sub-customers of an answer, with its other members.
 fn all_sub_customers(cx: &mut Cx, body: Json<'_>) -> Result<serde_json::Value, FieldError> {
-    let (records, extra) = crate::cdn::payload_parts(cx, body, crate::cdn::customers::sub_customers)?;
+    let (records, extra) =
+        crate::cdn::payload_parts(cx, body, crate::cdn::customers::sub_customers)?;
     Ok(serde_json::json!({"records": to_json(&records), "extra": to_json(&extra)}))
 }
 
 fn single_v1_server(cx: &mut Cx, body: Json<'_>) -> Result<VirtualServer, FieldError> {
-    let Records { path, mut items, extra } = crate::virtual_servers::read::servers(cx, body)?;
+    let Records {
+        path,
+        mut items,
+        extra,
+    } = crate::virtual_servers::read::servers(cx, body)?;
     match (items.pop(), items.is_empty()) {
         (Some(item), true) => {
-            let mut server = cx.within(&format!("{path}[0]"), |cx| crate::virtual_servers::read::server(cx, item))?;
+            let mut server = cx.within(&format!("{path}[0]"), |cx| {
+                crate::virtual_servers::read::server(cx, item)
+            })?;
             server.extra.extend(extra);
             Ok(server)
         }

@@ -34,18 +34,18 @@ pub use bare_metal::*;
 pub use bulk::{BulkItem, BulkOptions, bulk};
 pub use catalog::*;
 pub use cdn::*;
-pub use cloud::*;
 pub use client::{
     Client, ClientBuilder, ENV_API_KEY, ENV_BASE_URL, ENV_CDN_BASE_URL, ENV_CDN_CUSTOMER,
     ENV_CDN_SECRET, USER_AGENT,
 };
+pub use cloud::*;
 pub use domains::*;
-pub use ips::Ips;
 pub use error::{
-    ApiError, CallInfo, DecodeError, Error, ErrorBody, ErrorBodyKind, OutcomeUnknown,
-    PagingError, RedirectError, ServiceError, StatusError, TooLargeError, TransportCause,
-    TransportError, WaitError,
+    ApiError, CallInfo, DecodeError, Error, ErrorBody, ErrorBodyKind, OutcomeUnknown, PagingError,
+    RedirectError, ServiceError, StatusError, TooLargeError, TransportCause, TransportError,
+    WaitError,
 };
+pub use ips::Ips;
 pub use list::{List, Listing, Unreadable};
 pub use model::*;
 pub use outcome::Confirmation;

@@ -224,12 +224,18 @@ impl<T: Send + 'static> List<T> {
     pub const DEFAULT_PAGE_SIZE: u32 = 100;
 
     /// A list fetched in one answer.
-    pub(crate) fn once(fetch: impl Future<Output = Result<crate::Listing<T>, Error>> + Send + 'static) -> Self {
+    pub(crate) fn once(
+        fetch: impl Future<Output = Result<crate::Listing<T>, Error>> + Send + 'static,
+    ) -> Self {
         let start: Start<T> = Box::new(move |_| {
             futures::stream::once(fetch)
                 .flat_map(|result| {
                     let items: Vec<Item<T>> = match result {
-                        Ok(listing) => listing.into_results().into_iter().map(Item::Record).collect(),
+                        Ok(listing) => listing
+                            .into_results()
+                            .into_iter()
+                            .map(Item::Record)
+                            .collect(),
                         Err(error) => vec![Item::Failed(error)],
                     };
                     futures::stream::iter(items)
@@ -335,6 +341,9 @@ mod tests {
 
     #[test]
     fn serialises_as_the_array_of_readable_records() {
-        assert_eq!(serde_json::to_value(listing()).unwrap(), serde_json::json!([10, 12]));
+        assert_eq!(
+            serde_json::to_value(listing()).unwrap(),
+            serde_json::json!([10, 12])
+        );
     }
 }

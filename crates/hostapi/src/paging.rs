@@ -51,7 +51,10 @@ fn next_offset(offset: u64, received: usize, total_count: Option<u64>) -> Option
 /// The most pages a list may take (rule 7), from its first page.
 fn page_budget(first_total: u64, first_received: usize) -> u64 {
     let per_page = u64::try_from(first_received.max(1)).unwrap_or(u64::MAX);
-    first_total.div_ceil(per_page).saturating_mul(2).saturating_add(2)
+    first_total
+        .div_ceil(per_page)
+        .saturating_mul(2)
+        .saturating_add(2)
 }
 
 struct Pager<T, F> {
@@ -230,7 +233,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_server_that_ignores_offset_is_caught() {
-        let items = run(3, |_, _| futures::future::ready(Ok(page(0..3, Some(9)))).boxed()).await;
+        let items = run(3, |_, _| {
+            futures::future::ready(Ok(page(0..3, Some(9)))).boxed()
+        })
+        .await;
         assert_eq!(items.len(), 4, "the first page, then the error");
         let error = items[3].as_ref().unwrap_err();
         assert!(matches!(error, Error::Paging(_)), "{error}");
@@ -256,7 +262,10 @@ mod tests {
         let log = Arc::new(Mutex::new(Vec::new()));
         let stream = paginate(3, served(7, u64::MAX, log.clone()), |n: &u64| n.to_string());
         let mut stream = std::pin::pin!(stream);
-        assert!(log.lock().unwrap().is_empty(), "nothing before the first poll");
+        assert!(
+            log.lock().unwrap().is_empty(),
+            "nothing before the first poll"
+        );
         for _ in 0..3 {
             assert!(stream.next().await.is_some());
             assert_eq!(log.lock().unwrap().len(), 1);

@@ -188,8 +188,7 @@ mod tests {
 
     #[test]
     fn configured_secrets_are_replaced_as_sent_and_percent_encoded() {
-        let echoed =
-            "X-Svc-Auth: key-1/2+3 (or key%2D1%2F2%2B3, key-1%2F2%2B3) secret=cdn-secret";
+        let echoed = "X-Svc-Auth: key-1/2+3 (or key%2D1%2F2%2B3, key-1%2F2%2B3) secret=cdn-secret";
         let scrubbed = scrubber().scrub(echoed);
         assert_eq!(
             scrubbed,
@@ -216,7 +215,8 @@ mod tests {
             r#"{"rootPassword": "[REDACTED]", "rescueModePassword":"[REDACTED]", "user": "root", "apiToken": "[REDACTED]"}"#
         );
         assert_eq!(
-            Scrubber::default().scrub(r#"[{"PASSWORD" : "p", "api_secret": null, "basic_auth_password": "b"#),
+            Scrubber::default()
+                .scrub(r#"[{"PASSWORD" : "p", "api_secret": null, "basic_auth_password": "b"#),
             r#"[{"PASSWORD" : "[REDACTED]", "api_secret": null, "basic_auth_password": "[REDACTED]"#
         );
         // A key name as a value is not a key.
@@ -224,14 +224,26 @@ mod tests {
             Scrubber::default().scrub(r#"{"field": "password", "x": "password"}"#),
             r#"{"field": "password", "x": "password"}"#
         );
-        for cut in ["", "\"", "{\"password", "{\"password\":", "{\"password\": \"ab\\"] {
+        for cut in [
+            "",
+            "\"",
+            "{\"password",
+            "{\"password\":",
+            "{\"password\": \"ab\\",
+        ] {
             let _ = Scrubber::default().scrub(cut);
         }
     }
 
     #[test]
     fn secret_keys_by_name() {
-        for key in ["password", "X-Auth-Token", "api_secret", "APIKEY", "headers_token"] {
+        for key in [
+            "password",
+            "X-Auth-Token",
+            "api_secret",
+            "APIKEY",
+            "headers_token",
+        ] {
             assert!(is_secret_key(key), "{key}");
         }
         for key in ["reference", "serverName", "ip"] {

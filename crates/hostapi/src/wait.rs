@@ -234,7 +234,11 @@ mod tests {
         let options = WaitOptions::new()
             .interval(Duration::from_secs(1))
             .on_progress(move |p| log.lock().unwrap().push((p.state.clone(), p.polls)));
-        let mut states = vec![Poll::Done(7), Poll::Pending("B".into()), Poll::Pending("A".into())];
+        let mut states = vec![
+            Poll::Done(7),
+            Poll::Pending("B".into()),
+            Poll::Pending("A".into()),
+        ];
         let value = poll_until("thing".into(), &options, || {
             let next = states.pop().unwrap();
             async move { Ok(next) }
@@ -242,7 +246,10 @@ mod tests {
         .await
         .unwrap();
         assert_eq!(value, 7);
-        assert_eq!(*seen.lock().unwrap(), [("A".to_owned(), 1), ("B".to_owned(), 2)]);
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [("A".to_owned(), 1), ("B".to_owned(), 2)]
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -259,10 +266,17 @@ mod tests {
         })
         .await
         .unwrap_err();
-        assert_eq!(*polls.lock().unwrap(), [0, 3, 6, 9, 10], "the last poll is at the deadline");
+        assert_eq!(
+            *polls.lock().unwrap(),
+            [0, 3, 6, 9, 10],
+            "the last poll is at the deadline"
+        );
         match err {
             Error::WaitTimeout(e) => {
-                assert_eq!((e.what.as_str(), e.last_seen.as_str()), ("install", "Installing"));
+                assert_eq!(
+                    (e.what.as_str(), e.last_seen.as_str()),
+                    ("install", "Installing")
+                );
                 assert_eq!(e.waited, Duration::from_secs(10));
             }
             other => panic!("{other}"),
@@ -277,7 +291,10 @@ mod tests {
         })
         .await
         .unwrap_err();
-        assert!(matches!(&err, Error::WaitFailed(e) if e.last_seen == "MAINTENANCE"), "{err}");
+        assert!(
+            matches!(&err, Error::WaitFailed(e) if e.last_seen == "MAINTENANCE"),
+            "{err}"
+        );
 
         let mut states = vec![
             Poll::Done(1),
@@ -298,7 +315,10 @@ mod tests {
         })
         .await
         .unwrap_err();
-        assert!(matches!(&err, Error::WaitFailed(e) if e.last_seen == "UNKNOWN"), "{err}");
+        assert!(
+            matches!(&err, Error::WaitFailed(e) if e.last_seen == "UNKNOWN"),
+            "{err}"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -3,12 +3,12 @@
 
 use std::net::IpAddr;
 
+use crate::Error;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::ips;
 use crate::list::List;
 use crate::model::{BareMetalId, IpAddress, IpUpdate};
 use crate::outcome::Confirmation;
-use crate::Error;
 
 /// The IP addresses of one bare metal server; from
 /// [`BareMetals::ips`](super::BareMetals::ips).
@@ -34,7 +34,10 @@ impl BareMetalIps {
             let infra = handle.infra();
             let answer = handle
                 .call("listBareMetalIps", || {
-                    infra.list_bare_metal_ips().bare_metal_id(id.as_str()).send()
+                    infra
+                        .list_bare_metal_ips()
+                        .bare_metal_id(id.as_str())
+                        .send()
                 })
                 .await?;
             answer.list(ips::read::ips, ips::read::wrapped_ip)
@@ -79,7 +82,11 @@ impl BareMetalIps {
 
     /// After [`update`](Self::update) failed with an unknown outcome: reads the IP and
     /// says whether it shows the change.
-    pub async fn confirm_update(&self, ip: IpAddr, change: &IpUpdate) -> Result<Confirmation<IpAddress>, Error> {
+    pub async fn confirm_update(
+        &self,
+        ip: IpAddr,
+        change: &IpUpdate,
+    ) -> Result<Confirmation<IpAddress>, Error> {
         Ok(ips::confirmation(self.get(ip).await?, change))
     }
 }

@@ -11,8 +11,8 @@ use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::values::mac;
 use crate::model::{BareMetalId, Extra, MacAddress};
-use crate::read::shapes::{list_metadata, list_under};
 use crate::read::Records;
+use crate::read::shapes::{list_metadata, list_under};
 use crate::read::{Cx, FieldError, Fields, Json};
 use crate::{Error, validate};
 
@@ -56,7 +56,6 @@ pub struct DhcpOption {
     #[serde(skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
-
 
 /// A DHCP lease to create: all three settings are required.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,7 +105,10 @@ impl BareMetalLeases {
             let infra = handle.infra();
             let answer = handle
                 .call("listBareMetalLeases", || {
-                    infra.list_bare_metal_leases().bare_metal_id(id.as_str()).send()
+                    infra
+                        .list_bare_metal_leases()
+                        .bare_metal_id(id.as_str())
+                        .send()
                 })
                 .await?;
             answer.list(leases, lease)
@@ -162,7 +164,10 @@ impl BareMetalLeases {
         let infra = self.handle.infra();
         self.handle
             .call("deleteBareMetalLeases", || {
-                infra.delete_bare_metal_leases().bare_metal_id(self.id.as_str()).send()
+                infra
+                    .delete_bare_metal_leases()
+                    .bare_metal_id(self.id.as_str())
+                    .send()
             })
             .await?;
         Ok(())
@@ -218,7 +223,9 @@ pub(crate) fn single_lease(cx: &mut Cx, body: Json<'_>) -> Result<DhcpLease, Fie
             let item = items.remove(0);
             cx.within("[0]", |cx| lease(cx, item))
         }
-        Json::Array(items) => Err(cx.error("", format!("expected one lease, found {}", items.len()))),
+        Json::Array(items) => {
+            Err(cx.error("", format!("expected one lease, found {}", items.len())))
+        }
         other => lease(cx, other),
     }
 }
@@ -229,14 +236,22 @@ pub(crate) fn lease(cx: &mut Cx, json: Json<'_>) -> Result<DhcpLease, FieldError
         let address = match f.take("mac") {
             Some(value) => match crate::read::fields::text_of(&value) {
                 Ok(Some(text)) => mac(&text).map_err(|m| f.cx().error("mac", m))?,
-                _ => return Err(f.cx().error("mac", "the lease's MAC address is absent or unreadable")),
+                _ => {
+                    return Err(f
+                        .cx()
+                        .error("mac", "the lease's MAC address is absent or unreadable"));
+                }
             },
             None => return Err(f.cx().error("mac", "the lease's MAC address is absent")),
         };
         Ok(DhcpLease {
             ip: f.parsed("ip", |t| {
-                t.parse()
-                    .map_err(|_| format!("expected an IP address, found {}", crate::read::text::found(t)))
+                t.parse().map_err(|_| {
+                    format!(
+                        "expected an IP address, found {}",
+                        crate::read::text::found(t)
+                    )
+                })
             }),
             mac: address,
             scope: f.text("scope"),

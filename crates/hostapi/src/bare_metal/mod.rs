@@ -87,7 +87,9 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetal", || infra.get_bare_metal().bare_metal_id(id.as_str()).send())
+            .call("getBareMetal", || {
+                infra.get_bare_metal().bare_metal_id(id.as_str()).send()
+            })
             .await?;
         answer.one(read::wrapped_server)
     }
@@ -95,7 +97,11 @@ impl BareMetals {
     /// Sets the server's reference (your own label; `""` clears it) and answers the
     /// server as it now is. A reference with control characters (line breaks, tabs…) is
     /// refused before sending.
-    pub async fn update(&self, id: &BareMetalId, reference: &str) -> Result<BareMetalServer, Error> {
+    pub async fn update(
+        &self,
+        id: &BareMetalId,
+        reference: &str,
+    ) -> Result<BareMetalServer, Error> {
         if let Some(bad) = reference.chars().find(|c| c.is_control()) {
             return Err(Error::invalid(
                 "reference",
@@ -120,13 +126,19 @@ impl BareMetals {
 
     /// After [`update`](Self::update) failed with an unknown outcome: reads the server
     /// and says whether its reference is now `reference`.
-    pub async fn confirm_update(&self, id: &BareMetalId, reference: &str) -> Result<Confirmation<BareMetalServer>, Error> {
+    pub async fn confirm_update(
+        &self,
+        id: &BareMetalId,
+        reference: &str,
+    ) -> Result<Confirmation<BareMetalServer>, Error> {
         let server = self.get(id).await?;
-        Ok(if server.reference.as_deref().unwrap_or("") == reference.trim() {
-            Confirmation::Applied(server)
-        } else {
-            Confirmation::NotApplied
-        })
+        Ok(
+            if server.reference.as_deref().unwrap_or("") == reference.trim() {
+                Confirmation::Applied(server)
+            } else {
+                Confirmation::NotApplied
+            },
+        )
     }
 
     /// Reads the server's switch port: open (connected) or closed.
@@ -135,7 +147,10 @@ impl BareMetals {
         let answer = self
             .handle
             .call("getBareMetalSwitchPort", || {
-                infra.get_bare_metal_switch_port().bare_metal_id(id.as_str()).send()
+                infra
+                    .get_bare_metal_switch_port()
+                    .bare_metal_id(id.as_str())
+                    .send()
             })
             .await?;
         answer.one(read::switch_port)
@@ -148,7 +163,10 @@ impl BareMetals {
         let answer = self
             .handle
             .call("openBareMetalSwitchPort", || {
-                infra.open_bare_metal_switch_port().bare_metal_id(id.as_str()).send()
+                infra
+                    .open_bare_metal_switch_port()
+                    .bare_metal_id(id.as_str())
+                    .send()
             })
             .await?;
         answer.one(read::switch_port)
@@ -161,7 +179,10 @@ impl BareMetals {
         let answer = self
             .handle
             .call("closeBareMetalSwitchPort", || {
-                infra.close_bare_metal_switch_port().bare_metal_id(id.as_str()).send()
+                infra
+                    .close_bare_metal_switch_port()
+                    .bare_metal_id(id.as_str())
+                    .send()
             })
             .await?;
         answer.one(read::switch_port)
@@ -174,7 +195,10 @@ impl BareMetals {
         let answer = self
             .handle
             .call("getBareMetalPowerStatus", || {
-                infra.get_bare_metal_power_status().bare_metal_id(id.as_str()).send()
+                infra
+                    .get_bare_metal_power_status()
+                    .bare_metal_id(id.as_str())
+                    .send()
             })
             .await?;
         answer.one(read::power_status)
@@ -187,7 +211,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         self.handle
             .call("powerCycleBareMetal", || {
-                infra.power_cycle_bare_metal().bare_metal_id(id.as_str()).send()
+                infra
+                    .power_cycle_bare_metal()
+                    .bare_metal_id(id.as_str())
+                    .send()
             })
             .await?;
         Ok(())
@@ -196,7 +223,11 @@ impl BareMetals {
     /// Power cycles the server and waits until it is on again. The cycle is proven: the
     /// wait first sees the power go off, then on (a server that never shows off ends
     /// the wait at the deadline, saying so).
-    pub async fn power_cycle_and_wait(&self, id: &BareMetalId, options: &WaitOptions) -> Result<BareMetalPowerStatus, Error> {
+    pub async fn power_cycle_and_wait(
+        &self,
+        id: &BareMetalId,
+        options: &WaitOptions,
+    ) -> Result<BareMetalPowerStatus, Error> {
         self.power_cycle(id).await?;
         let went_off = std::sync::atomic::AtomicBool::new(false);
         poll_until(format!("bare metal {id} to power cycle"), options, || {
@@ -205,8 +236,12 @@ impl BareMetals {
                 use std::sync::atomic::Ordering;
                 let status = self.power_status(id).await?;
                 Ok(match &status.status {
-                    Some(BareMetalPowerState::On) if went_off.load(Ordering::Relaxed) => Poll::Done(status),
-                    Some(BareMetalPowerState::On) => Poll::Pending("on (the cycle has not begun)".to_owned()),
+                    Some(BareMetalPowerState::On) if went_off.load(Ordering::Relaxed) => {
+                        Poll::Done(status)
+                    }
+                    Some(BareMetalPowerState::On) => {
+                        Poll::Pending("on (the cycle has not begun)".to_owned())
+                    }
                     Some(state) => {
                         went_off.store(true, Ordering::Relaxed);
                         Poll::Pending(state.to_string())
@@ -243,7 +278,10 @@ impl BareMetals {
         let answer = self
             .handle
             .call("getBareMetalRootPassword", || {
-                infra.get_bare_metal_root_password().bare_metal_id(id.as_str()).send()
+                infra
+                    .get_bare_metal_root_password()
+                    .bare_metal_id(id.as_str())
+                    .send()
             })
             .await?;
         answer.one(read::passwords)

@@ -6,11 +6,10 @@ use rust_decimal::Decimal;
 use super::model::{
     BareMetalHardware, BareMetalLocation, BareMetalNetwork, BareMetalPasswords,
     BareMetalPowerState, BareMetalPowerStatus, BareMetalServer, DataPackExcess, ExcessKind,
-    HardDisk, InstallationState, InstallationStatus, Ipmi, IpmiKind, SwitchPort,
-    SwitchPortStatus,
+    HardDisk, InstallationState, InstallationStatus, Ipmi, IpmiKind, SwitchPort, SwitchPortStatus,
 };
-use crate::model::{DataSize, MacAddress};
 use crate::model::values::mac;
+use crate::model::{DataSize, MacAddress};
 use crate::read::Records;
 use crate::read::records::{hosting_contract, sla};
 use crate::read::shapes::{items, prefixed, wrapped};
@@ -72,7 +71,9 @@ fn hardware(f: &mut Fields<'_, '_>) -> BareMetalHardware {
     let hard_disks = if listed.is_empty() {
         // Without a list, the summary is the only source; text that cannot be read
         // stays available as text.
-        text.as_deref().and_then(disks_from_text).unwrap_or_default()
+        text.as_deref()
+            .and_then(disks_from_text)
+            .unwrap_or_default()
     } else {
         listed
     };
@@ -129,7 +130,8 @@ fn disk_entry(cx: &mut Cx, json: Json<'_>) -> Result<HardDisk, FieldError> {
         let (size, size_kind) = match unit {
             // A number beside its unit: `{size: 960, unit: "GB"}`.
             Some(unit) => (
-                f.decimal("size").map(|amount| DataSize::new(amount, text::data_unit(&unit))),
+                f.decimal("size")
+                    .map(|amount| DataSize::new(amount, text::data_unit(&unit))),
                 None,
             ),
             None => match f.parsed("size", size_and_kind) {
@@ -198,7 +200,10 @@ fn size_and_kind(text: &str) -> Reading<(DataSize, Option<String>)> {
         return Err(error());
     }
     let kind = kind.trim();
-    Ok((DataSize::new(amount, data_unit), (!kind.is_empty()).then(|| kind.to_owned())))
+    Ok((
+        DataSize::new(amount, data_unit),
+        (!kind.is_empty()).then(|| kind.to_owned()),
+    ))
 }
 
 fn network(f: &mut Fields<'_, '_>) -> BareMetalNetwork {
@@ -217,7 +222,8 @@ fn network(f: &mut Fields<'_, '_>) -> BareMetalNetwork {
         excess_ip_price: f.decimal("excessIpsPrice"),
         ipmi: f.object("ipmi", |i| Ipmi {
             ip: i.parsed("ip", |t| {
-                t.parse().map_err(|_| format!("expected an IP address, found {}", text::found(t)))
+                t.parse()
+                    .map_err(|_| format!("expected an IP address, found {}", text::found(t)))
             }),
             netmask: i.text("netmask"),
             network: i.text("network"),
@@ -275,7 +281,10 @@ pub(crate) fn switch_port(cx: &mut Cx, json: Json<'_>) -> Result<SwitchPort, Fie
 }
 
 /// `{powerStatus:{…}}` → the power status.
-pub(crate) fn power_status(cx: &mut Cx, json: Json<'_>) -> Result<BareMetalPowerStatus, FieldError> {
+pub(crate) fn power_status(
+    cx: &mut Cx,
+    json: Json<'_>,
+) -> Result<BareMetalPowerStatus, FieldError> {
     wrapped(cx, json, "powerStatus", |f| {
         Ok(BareMetalPowerStatus {
             status: f.open_enum("status", BareMetalPowerState::from_wire),
@@ -288,7 +297,10 @@ pub(crate) fn power_status(cx: &mut Cx, json: Json<'_>) -> Result<BareMetalPower
 
 /// `{installationStatus:{…}}` → the status. The name is read as sent (`serverName`) or
 /// as documented (`serverPackName`).
-pub(crate) fn installation_status(cx: &mut Cx, json: Json<'_>) -> Result<InstallationStatus, FieldError> {
+pub(crate) fn installation_status(
+    cx: &mut Cx,
+    json: Json<'_>,
+) -> Result<InstallationStatus, FieldError> {
     wrapped(cx, json, "installationStatus", |f| {
         f.alias("serverPackName", "serverName");
         Ok(InstallationStatus {
@@ -322,22 +334,40 @@ mod tests {
     fn group(text: &str) -> (Option<u32>, String, Option<String>) {
         let disk = disk_group(text).unwrap();
         let size = disk.size.unwrap();
-        (disk.count, format!("{} {}", size.amount, size.unit.as_wire()), disk.kind)
+        (
+            disk.count,
+            format!("{} {}", size.amount, size.unit.as_wire()),
+            disk.kind,
+        )
     }
 
     #[test]
     fn disk_groups_in_their_spellings() {
-        assert_eq!(group("2x2TB SATA"), (Some(2), "2 TB".into(), Some("SATA".into())));
-        assert_eq!(group(" 4 x 480 GB SSD "), (Some(4), "480 GB".into(), Some("SSD".into())));
+        assert_eq!(
+            group("2x2TB SATA"),
+            (Some(2), "2 TB".into(), Some("SATA".into()))
+        );
+        assert_eq!(
+            group(" 4 x 480 GB SSD "),
+            (Some(4), "480 GB".into(), Some("SSD".into()))
+        );
         assert_eq!(group("1TB"), (Some(1), "1 TB".into(), None));
-        assert_eq!(group("2×1.92TB NVMe"), (Some(2), "1.92 TB".into(), Some("NVMe".into())));
+        assert_eq!(
+            group("2×1.92TB NVMe"),
+            (Some(2), "1.92 TB".into(), Some("NVMe".into()))
+        );
         assert!(disk_group("SATA").is_err());
         assert!(disk_group("2x").is_err());
         assert_eq!(disks_from_text("2x2TB SATA, 2x480GB SSD").unwrap().len(), 2);
         assert_eq!(disks_from_text("two big disks"), None);
     }
 
-    fn entry(json: &str) -> (Result<HardDisk, FieldError>, Vec<crate::read::fields::Warning>) {
+    fn entry(
+        json: &str,
+    ) -> (
+        Result<HardDisk, FieldError>,
+        Vec<crate::read::fields::Warning>,
+    ) {
         let mut cx = Cx::default();
         let disk = disk_entry(&mut cx, crate::read::json::parse(json.as_bytes()).unwrap());
         (disk, cx.take_warnings())

@@ -7,12 +7,11 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::BareMetals;
+use crate::Error;
 use crate::model::{BareMetalId, BitRate, DataSize, Extra};
 use crate::read::shapes::prefixed;
 use crate::read::text::{self, Reading};
 use crate::read::{Cx, FieldError, Fields, Json};
-use crate::Error;
-
 
 /// Bandwidth and data traffic of a bare metal server over an interval (the combined
 /// view, `GET /v1/bareMetals/{id}/networkUsage`).
@@ -91,7 +90,6 @@ pub struct UsageInterval {
     pub to: Option<NaiveDate>,
 }
 
-
 /// The first bytes of every PNG file.
 const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
 
@@ -133,7 +131,12 @@ impl BareMetals {
     }
 
     /// The server's bandwidth from `from` to `to` (the `bandwidth` view, as JSON).
-    pub async fn bandwidth(&self, id: &BareMetalId, from: NaiveDate, to: NaiveDate) -> Result<BandwidthUsage, Error> {
+    pub async fn bandwidth(
+        &self,
+        id: &BareMetalId,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<BandwidthUsage, Error> {
         let (from, to) = interval_query(from, to)?;
         let infra = self.handle.infra();
         let answer = self
@@ -151,7 +154,12 @@ impl BareMetals {
     }
 
     /// The server's data traffic from `from` to `to` (the `datatraffic` view, as JSON).
-    pub async fn data_traffic(&self, id: &BareMetalId, from: NaiveDate, to: NaiveDate) -> Result<DataTrafficUsage, Error> {
+    pub async fn data_traffic(
+        &self,
+        id: &BareMetalId,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<DataTrafficUsage, Error> {
         let (from, to) = interval_query(from, to)?;
         let infra = self.handle.infra();
         let answer = self
@@ -170,13 +178,25 @@ impl BareMetals {
 
     /// The service's bandwidth graph from `from` to `to`, as PNG bytes (the same view,
     /// asked for with `Accept: image/png`).
-    pub async fn bandwidth_png(&self, id: &BareMetalId, from: NaiveDate, to: NaiveDate) -> Result<Vec<u8>, Error> {
-        self.png(id, from, to, "bandwidth", "getBareMetalBandwidthUsage").await
+    pub async fn bandwidth_png(
+        &self,
+        id: &BareMetalId,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<u8>, Error> {
+        self.png(id, from, to, "bandwidth", "getBareMetalBandwidthUsage")
+            .await
     }
 
     /// The service's data traffic graph from `from` to `to`, as PNG bytes.
-    pub async fn data_traffic_png(&self, id: &BareMetalId, from: NaiveDate, to: NaiveDate) -> Result<Vec<u8>, Error> {
-        self.png(id, from, to, "datatraffic", "getBareMetalDataTrafficUsage").await
+    pub async fn data_traffic_png(
+        &self,
+        id: &BareMetalId,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<Vec<u8>, Error> {
+        self.png(id, from, to, "datatraffic", "getBareMetalDataTrafficUsage")
+            .await
     }
 
     /// The PNG form of a usage view: written by hand, as the generated client reads the
@@ -211,11 +231,17 @@ impl BareMetals {
             Some(kind) => format!("`{kind}` content"),
             None => "content without a type".to_owned(),
         };
-        let empty = if answer.body.is_empty() { " (empty)" } else { "" };
+        let empty = if answer.body.is_empty() {
+            " (empty)"
+        } else {
+            ""
+        };
         Err(crate::read::decode_error(
             Some(&answer.call),
             String::new(),
-            format!("expected a PNG image, found {found}{empty} that does not start with the PNG signature"),
+            format!(
+                "expected a PNG image, found {found}{empty} that does not start with the PNG signature"
+            ),
             String::new(),
             None,
         ))
@@ -240,7 +266,10 @@ pub(crate) fn bandwidth_answer(cx: &mut Cx, body: Json<'_>) -> Result<BandwidthU
 }
 
 /// `{datatraffic: report}` (or `dataTraffic`).
-pub(crate) fn data_traffic_answer(cx: &mut Cx, body: Json<'_>) -> Result<DataTrafficUsage, FieldError> {
+pub(crate) fn data_traffic_answer(
+    cx: &mut Cx,
+    body: Json<'_>,
+) -> Result<DataTrafficUsage, FieldError> {
     usage_under(cx, body, &["datatraffic", "dataTraffic"], text::data_size)
 }
 
@@ -264,7 +293,12 @@ fn usage_under<Q>(
 fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageReport<Q> {
     let measurement = f.object("measurement", |m| {
         let ports = ports(m, read);
-        (m.parsed("total", read), m.parsed("average", read), ports, m.rest())
+        (
+            m.parsed("total", read),
+            m.parsed("average", read),
+            ports,
+            m.rest(),
+        )
     });
     let interval = f.object("interval", |i| {
         (

@@ -76,7 +76,9 @@ impl OperatingSystems {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listOperatingSystems", || infra.list_operating_systems().send())
+                .call("listOperatingSystems", || {
+                    infra.list_operating_systems().send()
+                })
                 .await?;
             answer.list(read::operating_systems, read::operating_system)
         })
@@ -90,7 +92,10 @@ impl OperatingSystems {
         let answer = self
             .handle
             .call("getOperatingSystem", || {
-                infra.get_operating_system().operating_system_id(numeric).send()
+                infra
+                    .get_operating_system()
+                    .operating_system_id(numeric)
+                    .send()
             })
             .await?;
         answer.one(read::operating_system)
@@ -150,7 +155,10 @@ impl ControlPanels {
             let infra = handle.infra();
             let answer = handle
                 .call("listControlPanels", || {
-                    infra.list_control_panels().operating_system_id(numeric).send()
+                    infra
+                        .list_control_panels()
+                        .operating_system_id(numeric)
+                        .send()
                 })
                 .await?;
             answer.list(read::control_panels, read::control_panel)

@@ -24,7 +24,10 @@ pub(crate) fn rescue_image(cx: &mut Cx, json: Json<'_>) -> Result<RescueImage, F
 }
 
 /// `{operatingSystems:[{operatingSystem:{id,name}}]}`: where the systems are.
-pub(crate) fn operating_systems<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+pub(crate) fn operating_systems<'a>(
+    cx: &mut Cx,
+    body: Json<'a>,
+) -> Result<Records<'a>, FieldError> {
     items(cx, body, "operatingSystems")
 }
 
@@ -74,7 +77,11 @@ pub(crate) fn partition_schema(cx: &mut Cx, body: Json<'_>) -> Result<PartitionS
                 schema.extra.extend(types_rest);
                 schema
             })
-            .ok_or_else(|| wrapper.cx().error("partitionSchema", "the schema is absent"))?;
+            .ok_or_else(|| {
+                wrapper
+                    .cx()
+                    .error("partitionSchema", "the schema is absent")
+            })?;
         let mut schema = schema;
         schema.extra.extend(wrapper.rest());
         Ok(schema)
@@ -82,7 +89,9 @@ pub(crate) fn partition_schema(cx: &mut Cx, body: Json<'_>) -> Result<PartitionS
 }
 
 fn suggestion(f: &mut Fields<'_, '_>) -> PartitionSuggestion {
-    let hdd = f.object("hdd", |hdd| (hdd.objects("partition", partition), hdd.rest()));
+    let hdd = f.object("hdd", |hdd| {
+        (hdd.objects("partition", partition), hdd.rest())
+    });
     let (partitions, hdd_rest) = hdd.unwrap_or_default();
     let mut suggestion = PartitionSuggestion {
         disk: f.text("disk"),
@@ -99,7 +108,11 @@ fn suggestion(f: &mut Fields<'_, '_>) -> PartitionSuggestion {
 fn partition(f: &mut Fields<'_, '_>) -> Result<Partition, FieldError> {
     let index: u32 = match f.integer("index") {
         Some(index) => index,
-        None => return Err(f.cx().error("index", "the partition's index is absent or unreadable")),
+        None => {
+            return Err(f
+                .cx()
+                .error("index", "the partition's index is absent or unreadable"));
+        }
     };
     Ok(Partition {
         index,
@@ -119,5 +132,10 @@ fn partition_size(text: &str) -> Result<PartitionSize, String> {
         .ok()
         .and_then(|mb| u64::try_from(mb).ok())
         .map(PartitionSize::Megabytes)
-        .ok_or_else(|| format!("expected a size in MB or `*`, found {}", crate::read::text::found(text)))
+        .ok_or_else(|| {
+            format!(
+                "expected a size in MB or `*`, found {}",
+                crate::read::text::found(text)
+            )
+        })
 }

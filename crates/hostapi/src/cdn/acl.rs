@@ -89,7 +89,6 @@ pub struct AclOriginsSection {
     pub extra: Extra,
 }
 
-
 /// The access control list of the configured customer ([`Cdn::acl`](super::Cdn::acl)).
 #[derive(Debug, Clone)]
 pub struct Acls {
@@ -173,7 +172,10 @@ impl Acls {
 /// `{<customer_number>: ACL}` → the ACL of `customer` (or the only one there).
 pub(crate) fn of_customer(cx: &mut Cx, json: Json<'_>, customer: &str) -> Result<Acl, FieldError> {
     let Json::Object(mut by_customer) = json else {
-        return Err(cx.error("", format!("expected ACLs by customer, found {}", json.shown())));
+        return Err(cx.error(
+            "",
+            format!("expected ACLs by customer, found {}", json.shown()),
+        ));
     };
     let position = by_customer
         .iter()
@@ -185,7 +187,11 @@ pub(crate) fn of_customer(cx: &mut Cx, json: Json<'_>, customer: &str) -> Result
             "",
             format!(
                 "expected the ACL of customer {customer}, found {}",
-                if keys.is_empty() { "none".to_owned() } else { format!("only customers {}", keys.join(", ")) }
+                if keys.is_empty() {
+                    "none".to_owned()
+                } else {
+                    format!("only customers {}", keys.join(", "))
+                }
             ),
         ));
     };
@@ -203,7 +209,12 @@ fn read_acl(f: &mut Fields<'_, '_>) -> Acl {
     let full = |f: &mut Fields<'_, '_>, key: &str| {
         f.object(key, |s| {
             let ([post, get, delete], extra) = permissions(s, ["POST", "GET", "DELETE"]);
-            AclSection { post, get, delete, extra }
+            AclSection {
+                post,
+                get,
+                delete,
+                extra,
+            }
         })
         .unwrap_or_default()
     };
@@ -221,8 +232,15 @@ fn read_acl(f: &mut Fields<'_, '_>) -> Acl {
         logs: read_only(f, "logs"),
         origins: f
             .object("origins", |s| {
-                let ([put, post, get, delete], extra) = permissions(s, ["PUT", "POST", "GET", "DELETE"]);
-                AclOriginsSection { put, post, get, delete, extra }
+                let ([put, post, get, delete], extra) =
+                    permissions(s, ["PUT", "POST", "GET", "DELETE"]);
+                AclOriginsSection {
+                    put,
+                    post,
+                    get,
+                    delete,
+                    extra,
+                }
             })
             .unwrap_or_default(),
         customers: full(f, "customers"),
@@ -233,7 +251,16 @@ fn read_acl(f: &mut Fields<'_, '_>) -> Acl {
 }
 
 /// The sections the documents name.
-const SECTIONS: [&str; 8] = ["content", "search", "stats", "logs", "origins", "customers", "zones", "ftplog"];
+const SECTIONS: [&str; 8] = [
+    "content",
+    "search",
+    "stats",
+    "logs",
+    "origins",
+    "customers",
+    "zones",
+    "ftplog",
+];
 
 /// A section as JSON: its named permissions, then its extra ones (which may not shadow
 /// a named one).
@@ -254,14 +281,22 @@ fn section_json(name: &str, named: &[(&str, bool)], extra: &Extra) -> Result<Val
 
 /// The ACL as the JSON text the form field `acl` carries.
 fn acl_json(acl: &Acl) -> Result<String, Error> {
-    if let Some(key) = acl.extra.keys().find(|key| SECTIONS.contains(&key.as_str())) {
+    if let Some(key) = acl
+        .extra
+        .keys()
+        .find(|key| SECTIONS.contains(&key.as_str()))
+    {
         return Err(Error::invalid(
             "acl.extra",
             format!("`{key}` is a named section; set the field instead"),
         ));
     }
     let full = |name, s: &AclSection| {
-        section_json(name, &[("POST", s.post), ("GET", s.get), ("DELETE", s.delete)], &s.extra)
+        section_json(
+            name,
+            &[("POST", s.post), ("GET", s.get), ("DELETE", s.delete)],
+            &s.extra,
+        )
     };
     let read = |name, s: &AclReadSection| section_json(name, &[("GET", s.get)], &s.extra);
     let o = &acl.origins;
@@ -272,7 +307,16 @@ fn acl_json(acl: &Acl) -> Result<String, Error> {
     wire.insert("logs".into(), read("logs", &acl.logs)?);
     wire.insert(
         "origins".into(),
-        section_json("origins", &[("PUT", o.put), ("POST", o.post), ("GET", o.get), ("DELETE", o.delete)], &o.extra)?,
+        section_json(
+            "origins",
+            &[
+                ("PUT", o.put),
+                ("POST", o.post),
+                ("GET", o.get),
+                ("DELETE", o.delete),
+            ],
+            &o.extra,
+        )?,
     );
     wire.insert("customers".into(), full("customers", &acl.customers)?);
     wire.insert("zones".into(), full("zones", &acl.zones)?);
@@ -296,7 +340,9 @@ mod tests {
         let mut acl = Acl::default();
         acl.search.extra.insert("GET".into(), true.into());
         let err = acl_json(&acl).unwrap_err();
-        assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "acl.search.extra"));
+        assert!(
+            matches!(&err, Error::InvalidInput { argument, .. } if argument == "acl.search.extra")
+        );
     }
 
     #[test]
@@ -307,7 +353,9 @@ mod tests {
         acl.stats.extra.insert("EXPORT".into(), true.into());
         let text = acl_json(&acl).unwrap();
         let read = Cx::default()
-            .object(crate::read::json::parse(text.as_bytes()).unwrap(), |f| Ok(read_acl(f)))
+            .object(crate::read::json::parse(text.as_bytes()).unwrap(), |f| {
+                Ok(read_acl(f))
+            })
             .unwrap();
         assert_eq!(read, acl);
     }

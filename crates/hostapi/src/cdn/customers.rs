@@ -140,7 +140,6 @@ impl SubCustomerUpdate {
     }
 }
 
-
 /// The customer the client acts for ([`Cdn::customers`](super::Cdn::customers)).
 #[derive(Debug, Clone)]
 pub struct CdnCustomers {
@@ -202,7 +201,11 @@ impl SubCustomers {
 
     /// Creates or updates a sub-customer (the API has one call for both) and answers it
     /// as it now is. An update must set something.
-    pub async fn update(&self, number: &CustomerNumber, update: &SubCustomerUpdate) -> Result<SubCustomer, Error> {
+    pub async fn update(
+        &self,
+        number: &CustomerNumber,
+        update: &SubCustomerUpdate,
+    ) -> Result<SubCustomer, Error> {
         segment("number", number.as_str())?;
         let form = sub_customer_form(update)?;
         let signed = signing(&self.handle)?;
@@ -260,7 +263,10 @@ fn customer(f: &mut Fields<'_, '_>) -> Result<CdnCustomer, FieldError> {
 /// index within each group.
 pub(crate) fn sub_customers(cx: &mut Cx, json: Json<'_>) -> Result<Vec<SubCustomer>, FieldError> {
     let Json::Object(groups) = json else {
-        return Err(cx.error("", format!("expected sub-customers by group, found {}", json.shown())));
+        return Err(cx.error(
+            "",
+            format!("expected sub-customers by group, found {}", json.shown()),
+        ));
     };
     let mut out = Vec::new();
     for (group, indexed) in groups {
@@ -276,16 +282,23 @@ pub(crate) fn sub_customers(cx: &mut Cx, json: Json<'_>) -> Result<Vec<SubCustom
 }
 
 /// The sub-customer numbered `number` of an answer (or its only one).
-pub(crate) fn the_one(cx: &mut Cx, json: Json<'_>, number: &CustomerNumber) -> Result<SubCustomer, FieldError> {
+pub(crate) fn the_one(
+    cx: &mut Cx,
+    json: Json<'_>,
+    number: &CustomerNumber,
+) -> Result<SubCustomer, FieldError> {
     let mut all = sub_customers(cx, json)?;
     let count = all.len();
     let position = all
         .iter()
         .position(|s| &s.customer_number == number)
         .or((count == 1).then_some(0));
-    position
-        .map(|p| all.swap_remove(p))
-        .ok_or_else(|| cx.error("", format!("expected sub-customer {number}, found {count} other(s)")))
+    position.map(|p| all.swap_remove(p)).ok_or_else(|| {
+        cx.error(
+            "",
+            format!("expected sub-customer {number}, found {count} other(s)"),
+        )
+    })
 }
 
 fn sub_customer(f: &mut Fields<'_, '_>, group: &str) -> Result<SubCustomer, FieldError> {
@@ -310,13 +323,19 @@ fn sub_customer_form(update: &SubCustomerUpdate) -> Result<raw::SubCustomerForm,
         company_name,
         notes,
     } = update;
-    if active.is_none() && ftp_quota.is_none() && reseller.is_none() && company_name.is_none() && notes.is_none() {
+    if active.is_none()
+        && ftp_quota.is_none()
+        && reseller.is_none()
+        && company_name.is_none()
+        && notes.is_none()
+    {
         return Err(Error::invalid("update", "sets nothing"));
     }
     let ftp_quota = ftp_quota
         .map(|quota| {
-            i64::try_from(quota)
-                .map_err(|_| Error::invalid("ftp_quota", format!("{quota} is larger than {}", i64::MAX)))
+            i64::try_from(quota).map_err(|_| {
+                Error::invalid("ftp_quota", format!("{quota} is larger than {}", i64::MAX))
+            })
         })
         .transpose()?;
     Ok(raw::SubCustomerForm {
@@ -342,12 +361,19 @@ mod tests {
             "R2": {"2": {"customer_number": "b2"}, "01": {"customer_number": "b1"}},
             "R1": {"10": {"customer_number": "a10"}, "9": {"customer_number": "a9"}, "1": {"customer_number": "a1"}}
         }"#;
-        let subs = sub_customers(&mut Cx::default(), crate::read::json::parse(body).unwrap()).unwrap();
+        let subs =
+            sub_customers(&mut Cx::default(), crate::read::json::parse(body).unwrap()).unwrap();
         let seen: Vec<(String, String)> = subs
             .iter()
             .map(|s| (s.group.clone(), s.customer_number.to_string()))
             .collect();
-        let expected = [("R2", "b1"), ("R2", "b2"), ("R1", "a1"), ("R1", "a9"), ("R1", "a10")];
+        let expected = [
+            ("R2", "b1"),
+            ("R2", "b2"),
+            ("R1", "a1"),
+            ("R1", "a9"),
+            ("R1", "a10"),
+        ];
         assert_eq!(seen, expected.map(|(g, n)| (g.to_owned(), n.to_owned())));
     }
 

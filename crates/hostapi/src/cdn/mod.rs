@@ -20,8 +20,8 @@ pub use customers::*;
 pub use origins::*;
 pub use purge::*;
 
-use crate::handle::{Handle, retry_unsafe_option};
 use crate::Extra;
+use crate::handle::{Handle, retry_unsafe_option};
 use crate::read::shapes::HasExtra;
 use crate::read::{Cx, FieldError, Fields, Json};
 use crate::signing::{CdnSigner, SIGNATURE_PLACEHOLDER};
@@ -129,7 +129,10 @@ pub(crate) fn signing(handle: &Handle) -> Result<Signing<'_>, Error> {
     let signer = match (&inner.cdn_signer, &inner.cdn_base_url) {
         (Some(signer), _) => signer,
         (None, Some(_)) => {
-            return Err(Error::invalid("cdn_secret", "not configured (HOSTAPI_CDN_SECRET)"));
+            return Err(Error::invalid(
+                "cdn_secret",
+                "not configured (HOSTAPI_CDN_SECRET)",
+            ));
         }
         (None, None) => {
             return Err(Error::invalid(
@@ -199,9 +202,12 @@ pub(crate) fn payload_parts<'a, T>(
 ) -> Result<(T, Extra), FieldError> {
     cx.object(body, |f: &mut Fields<'_, 'a>| {
         f.alias("succes", "success");
-        let inner = f
-            .take("success")
-            .ok_or_else(|| f.cx().error("success", "the payload is absent (under `success` or `succes`)"))?;
+        let inner = f.take("success").ok_or_else(|| {
+            f.cx().error(
+                "success",
+                "the payload is absent (under `success` or `succes`)",
+            )
+        })?;
         let rest = f.rest();
         let value = f.cx().within("success", |cx| read(cx, inner))?;
         Ok((value, rest))

@@ -240,7 +240,6 @@ impl OriginUpdate {
     }
 }
 
-
 /// The origins of the configured customer ([`Cdn::origins`](super::Cdn::origins)).
 #[derive(Debug, Clone)]
 pub struct Origins {
@@ -294,9 +293,15 @@ impl Origins {
     pub async fn create(&self, origin_spec: &NewOrigin) -> Result<Origin, Error> {
         let update = origin_spec.as_update();
         if update.origin_type == Some(OriginType::S3)
-            && update.s3_bucket_name.as_deref().is_none_or(|b| b.trim().is_empty())
+            && update
+                .s3_bucket_name
+                .as_deref()
+                .is_none_or(|b| b.trim().is_empty())
         {
-            return Err(Error::invalid("s3_bucket_name", "is required for s3 origins"));
+            return Err(Error::invalid(
+                "s3_bucket_name",
+                "is required for s3 origins",
+            ));
         }
         let form = origin_form(&update)?;
         let signed = signing(&self.handle)?;
@@ -324,9 +329,15 @@ impl Origins {
             return Err(Error::invalid("update", "changes nothing"));
         }
         if update.origin_type == Some(OriginType::S3)
-            && update.s3_bucket_name.as_deref().is_some_and(|b| b.trim().is_empty())
+            && update
+                .s3_bucket_name
+                .as_deref()
+                .is_some_and(|b| b.trim().is_empty())
         {
-            return Err(Error::invalid("s3_bucket_name", "is required for s3 origins"));
+            return Err(Error::invalid(
+                "s3_bucket_name",
+                "is required for s3 origins",
+            ));
         }
         let form = origin_form(update)?;
         let signed = signing(&self.handle)?;
@@ -347,7 +358,10 @@ impl Origins {
 
     /// After [`create`](Self::create) failed with an unknown outcome: whether an origin
     /// with `origin`'s label and URL now exists.
-    pub async fn confirm_create(&self, origin_spec: &NewOrigin) -> Result<Confirmation<Origin>, Error> {
+    pub async fn confirm_create(
+        &self,
+        origin_spec: &NewOrigin,
+    ) -> Result<Confirmation<Origin>, Error> {
         let origins: Listing<Origin> = self.list().await?;
         Ok(
             match origins.into_iter().find(|o| {
@@ -363,16 +377,26 @@ impl Origins {
 
 /// Checks a source URL: http or https, with a host.
 fn source_url(argument: &str, value: &str) -> Result<(), Error> {
-    let url = url::Url::parse(value.trim())
-        .map_err(|e| Error::invalid(argument, format!("`{}` is not a URL: {e}", value.escape_debug())))?;
+    let url = url::Url::parse(value.trim()).map_err(|e| {
+        Error::invalid(
+            argument,
+            format!("`{}` is not a URL: {e}", value.escape_debug()),
+        )
+    })?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(Error::invalid(
             argument,
-            format!("`{}` is not an http:// or https:// URL", value.escape_debug()),
+            format!(
+                "`{}` is not an http:// or https:// URL",
+                value.escape_debug()
+            ),
         ));
     }
     if url.host_str().is_none_or(str::is_empty) {
-        return Err(Error::invalid(argument, format!("`{}` names no host", value.escape_debug())));
+        return Err(Error::invalid(
+            argument,
+            format!("`{}` names no host", value.escape_debug()),
+        ));
     }
     Ok(())
 }
@@ -388,16 +412,25 @@ fn origin_form(update: &OriginUpdate) -> Result<raw::OriginForm, Error> {
         .refresh_every_seconds
         .map(|seconds| {
             i64::try_from(seconds).map_err(|_| {
-                Error::invalid("refresh_every_seconds", format!("{seconds} is larger than {}", i64::MAX))
+                Error::invalid(
+                    "refresh_every_seconds",
+                    format!("{seconds} is larger than {}", i64::MAX),
+                )
             })
         })
         .transpose()?;
     let ignore = update.ignore_cache_control.map(i64::from);
     Ok(raw::OriginForm {
-        basic_auth_password: update.basic_auth_password.as_ref().map(|p| p.expose().to_owned()),
+        basic_auth_password: update
+            .basic_auth_password
+            .as_ref()
+            .map(|p| p.expose().to_owned()),
         basic_auth_user: update.basic_auth_user.clone(),
         cache_key: update.cache_key.clone(),
-        headers_origin: update.headers_origin.as_ref().map(|h| h.expose().to_owned()),
+        headers_origin: update
+            .headers_origin
+            .as_ref()
+            .map(|h| h.expose().to_owned()),
         ignore_cache_control: ignore,
         ignore_cache_refresh: ignore,
         label: update.label.clone(),
@@ -449,4 +482,3 @@ pub(crate) fn origin(cx: &mut Cx, json: Json<'_>) -> Result<Origin, FieldError> 
     })
 }
 crate::read::shapes::has_extra!(Origin);
-

@@ -34,7 +34,6 @@ pub struct PurgeEntry {
     pub status: PurgeStatus,
 }
 
-
 /// A purge the service accepted: its job, and what it purges. What the CLI prints for a
 /// purge, and what [`Cdn::wait_purged`] completes with each file's status.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -71,7 +70,11 @@ impl Cdn {
     /// it is retried like a read. Refused before sending: no paths, a blank path, and
     /// `*` (which purges the whole zone at once and loads the origins hard: call
     /// [`purge_everything`](Self::purge_everything) for that, explicitly).
-    pub async fn purge<S: AsRef<str>>(&self, zone: &ZoneId, paths: &[S]) -> Result<PurgeJob, Error> {
+    pub async fn purge<S: AsRef<str>>(
+        &self,
+        zone: &ZoneId,
+        paths: &[S],
+    ) -> Result<PurgeJob, Error> {
         let urls = purge_paths(paths)?;
         self.send_purge(zone, urls).await
     }
@@ -126,22 +129,31 @@ impl Cdn {
     /// Polls a purge job until no file is queued, and answers the job with each file's
     /// status. A file whose status the documents do not name (neither `Queued` nor
     /// `Done`) counts as no longer queued.
-    pub async fn wait_purged(&self, zone: &ZoneId, job: &PurgeJobId, options: &WaitOptions) -> Result<PurgeJob, Error> {
-        poll_until(format!("purge job {job} of zone {zone}"), options, || async {
-            let status = self.purge_status(zone, job).await?;
-            let queued = status
-                .entries
-                .iter()
-                .filter(|e| e.status == PurgeStatus::Queued)
-                .count();
-            Ok(if status.entries.is_empty() {
-                Poll::Unsure("no files listed yet".to_owned())
-            } else if queued == 0 {
-                Poll::Done(status)
-            } else {
-                Poll::Pending(format!("{queued} of {} files queued", status.entries.len()))
-            })
-        })
+    pub async fn wait_purged(
+        &self,
+        zone: &ZoneId,
+        job: &PurgeJobId,
+        options: &WaitOptions,
+    ) -> Result<PurgeJob, Error> {
+        poll_until(
+            format!("purge job {job} of zone {zone}"),
+            options,
+            || async {
+                let status = self.purge_status(zone, job).await?;
+                let queued = status
+                    .entries
+                    .iter()
+                    .filter(|e| e.status == PurgeStatus::Queued)
+                    .count();
+                Ok(if status.entries.is_empty() {
+                    Poll::Unsure("no files listed yet".to_owned())
+                } else if queued == 0 {
+                    Poll::Done(status)
+                } else {
+                    Poll::Pending(format!("{queued} of {} files queued", status.entries.len()))
+                })
+            },
+        )
         .await
     }
 }
@@ -177,7 +189,12 @@ fn purge_paths<S: AsRef<str>>(paths: &[S]) -> Result<Vec<String>, Error> {
 }
 
 /// `{success: <job id>}` → the job just started.
-pub(crate) fn purge_answer(cx: &mut Cx, body: Json<'_>, zone: &ZoneId, urls: &[String]) -> Result<PurgeJob, FieldError> {
+pub(crate) fn purge_answer(
+    cx: &mut Cx,
+    body: Json<'_>,
+    zone: &ZoneId,
+    urls: &[String],
+) -> Result<PurgeJob, FieldError> {
     payload(cx, body, |cx, job| {
         let id = crate::read::fields::id_of(&job).map_err(|message| cx.error("", message))?;
         Ok(PurgeJob {
@@ -191,7 +208,12 @@ pub(crate) fn purge_answer(cx: &mut Cx, body: Json<'_>, zone: &ZoneId, urls: &[S
 }
 
 /// `{success: [{<url>: status}, …]}` → the job with its entries.
-pub(crate) fn status_answer(cx: &mut Cx, body: Json<'_>, zone: &ZoneId, job: &PurgeJobId) -> Result<PurgeJob, FieldError> {
+pub(crate) fn status_answer(
+    cx: &mut Cx,
+    body: Json<'_>,
+    zone: &ZoneId,
+    job: &PurgeJobId,
+) -> Result<PurgeJob, FieldError> {
     payload(cx, body, |cx, json| {
         let entries = entries(cx, json)?;
         Ok(PurgeJob {
@@ -210,18 +232,29 @@ pub(crate) fn entries(cx: &mut Cx, json: Json<'_>) -> Result<Vec<PurgeEntry>, Fi
         Json::Array(items) => items,
         Json::Null => Vec::new(),
         object @ Json::Object(_) => vec![object],
-        other => return Err(cx.error("", format!("expected a list of files, found {}", other.shown()))),
+        other => {
+            return Err(cx.error(
+                "",
+                format!("expected a list of files, found {}", other.shown()),
+            ));
+        }
     };
     let mut out = Vec::new();
     for (index, item) in items.into_iter().enumerate() {
         let Json::Object(members) = item else {
-            return Err(cx.error(&format!("[{index}]"), "expected an object mapping a file to its status"));
+            return Err(cx.error(
+                &format!("[{index}]"),
+                "expected an object mapping a file to its status",
+            ));
         };
         for (url, status) in members {
             let status = crate::read::fields::text_of(&status)
                 .ok()
                 .flatten()
-                .map_or_else(|| PurgeStatus::from_wire(""), |s| PurgeStatus::from_wire(&s));
+                .map_or_else(
+                    || PurgeStatus::from_wire(""),
+                    |s| PurgeStatus::from_wire(&s),
+                );
             out.push(PurgeEntry {
                 url: url.into_owned(),
                 status,
@@ -245,13 +278,19 @@ mod tests {
             (&[" * "][..], "path 0 is `*`"),
         ] {
             match purge_paths(paths).unwrap_err() {
-                Error::InvalidInput { argument, reason: why } => {
+                Error::InvalidInput {
+                    argument,
+                    reason: why,
+                } => {
                     assert_eq!(argument, "paths");
                     assert!(why.starts_with(reason), "{why}");
                 }
                 other => panic!("{other}"),
             }
         }
-        assert_eq!(purge_paths(&["/a.css", "/img/*.png"]).unwrap(), ["/a.css", "/img/*.png"]);
+        assert_eq!(
+            purge_paths(&["/a.css", "/img/*.png"]).unwrap(),
+            ["/a.css", "/img/*.png"]
+        );
     }
 }

@@ -7,8 +7,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::Error;
-use crate::model::macros::open_enum;
 use crate::model::Extra;
+use crate::model::macros::open_enum;
 use crate::read::shapes::prefixed;
 use crate::read::text;
 use crate::read::{Cx, FieldError, Fields, Json};
@@ -218,7 +218,9 @@ pub struct TrafficValue {
 
 /// `{_metadata, metrics}` → the metrics; what `_metadata` does not say is taken from
 /// the query asked.
-pub(crate) fn metrics(query: &MetricsQuery) -> impl Fn(&mut Cx, Json<'_>) -> Result<TrafficMetrics, FieldError> + '_ {
+pub(crate) fn metrics(
+    query: &MetricsQuery,
+) -> impl Fn(&mut Cx, Json<'_>) -> Result<TrafficMetrics, FieldError> + '_ {
     move |cx, body| {
         cx.object(body, |f| {
             let utc = Utc.fix();
@@ -295,14 +297,21 @@ fn series(f: &mut Fields<'_, '_>) -> TrafficSeries {
 /// One data point: its timestamp and value identify it.
 fn value(f: &mut Fields<'_, '_>, factor: Decimal) -> Result<TrafficValue, FieldError> {
     let Some(timestamp) = f.parsed("timestamp", text::offset_date_time) else {
-        return Err(f.cx().error("timestamp", "the point's timestamp is absent or unreadable"));
+        return Err(f
+            .cx()
+            .error("timestamp", "the point's timestamp is absent or unreadable"));
     };
     let Some(amount) = f.decimal("value") else {
-        return Err(f.cx().error("value", "the point's value is absent or unreadable"));
+        return Err(f
+            .cx()
+            .error("value", "the point's value is absent or unreadable"));
     };
     let bytes = amount
         .checked_mul(factor)
-        .ok_or_else(|| f.cx().error("value", format!("{amount} is too large to count in bytes")))?
+        .ok_or_else(|| {
+            f.cx()
+                .error("value", format!("{amount} is too large to count in bytes"))
+        })?
         .normalize();
     Ok(TrafficValue {
         timestamp,
@@ -349,7 +358,8 @@ mod tests {
     fn read(body: &str) -> (TrafficMetrics, Vec<crate::read::fields::Warning>) {
         let mut cx = Cx::default();
         let query = query();
-        let metrics = metrics(&query)(&mut cx, crate::read::json::parse(body.as_bytes()).unwrap()).unwrap();
+        let metrics =
+            metrics(&query)(&mut cx, crate::read::json::parse(body.as_bytes()).unwrap()).unwrap();
         (metrics, cx.take_warnings())
     }
 
@@ -366,7 +376,10 @@ mod tests {
         );
         assert!(m.incoming.values.is_empty());
         assert_eq!(warnings[0].path, "metrics.DATATRAFFIC_DOWN.unit");
-        assert!(m.incoming.extra.contains_key("values"), "the values are kept");
+        assert!(
+            m.incoming.extra.contains_key("values"),
+            "the values are kept"
+        );
     }
 
     #[test]

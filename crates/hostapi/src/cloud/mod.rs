@@ -6,7 +6,9 @@ mod model;
 mod private_clouds;
 pub(crate) mod read;
 
-pub use metrics::{Aggregation, Granularity, MetricsQuery, TrafficMetrics, TrafficSeries, TrafficValue};
+pub use metrics::{
+    Aggregation, Granularity, MetricsQuery, TrafficMetrics, TrafficSeries, TrafficValue,
+};
 pub use model::*;
 pub use private_clouds::PrivateClouds;
 
@@ -66,7 +68,11 @@ impl CloudServers {
                     let cloud = handle.cloud();
                     let answer = handle
                         .call("listVirtualServers", || {
-                            cloud.list_virtual_servers().limit(limit).offset(offset).send()
+                            cloud
+                                .list_virtual_servers()
+                                .limit(limit)
+                                .offset(offset)
+                                .send()
                         })
                         .await?;
                     let mut total_count = None;
@@ -91,7 +97,9 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("getVirtualServer", || cloud.get_virtual_server().id(id.as_str()).send())
+            .call("getVirtualServer", || {
+                cloud.get_virtual_server().id(id.as_str()).send()
+            })
             .await?;
         answer.one(read::server)
     }
@@ -118,13 +126,19 @@ impl CloudServers {
 
     /// After [`update`](Self::update) failed with an unknown outcome: reads the server
     /// and says whether its reference is now `reference`.
-    pub async fn confirm_update(&self, id: &CloudServerId, reference: &str) -> Result<Confirmation<CloudServer>, Error> {
+    pub async fn confirm_update(
+        &self,
+        id: &CloudServerId,
+        reference: &str,
+    ) -> Result<Confirmation<CloudServer>, Error> {
         let server = self.get(id).await?;
-        Ok(if server.reference.as_deref().unwrap_or("") == reference.trim() {
-            Confirmation::Applied(server)
-        } else {
-            Confirmation::NotApplied
-        })
+        Ok(
+            if server.reference.as_deref().unwrap_or("") == reference.trim() {
+                Confirmation::Applied(server)
+            } else {
+                Confirmation::NotApplied
+            },
+        )
     }
 
     /// Starts powering a server on (`POST …/powerOn`, no body). The service works
@@ -134,7 +148,9 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("powerOnVirtualServer", || cloud.power_on_virtual_server().id(id.as_str()).send())
+            .call("powerOnVirtualServer", || {
+                cloud.power_on_virtual_server().id(id.as_str()).send()
+            })
             .await?;
         answer.one(read::job)
     }
@@ -144,7 +160,9 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("powerOffVirtualServer", || cloud.power_off_virtual_server().id(id.as_str()).send())
+            .call("powerOffVirtualServer", || {
+                cloud.power_off_virtual_server().id(id.as_str()).send()
+            })
             .await?;
         answer.one(read::job)
     }
@@ -155,7 +173,9 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("rebootVirtualServer", || cloud.reboot_virtual_server().id(id.as_str()).send())
+            .call("rebootVirtualServer", || {
+                cloud.reboot_virtual_server().id(id.as_str()).send()
+            })
             .await?;
         answer.one(read::job)
     }
@@ -167,7 +187,9 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("reinstallVirtualServer", || cloud.reinstall_virtual_server().id(id.as_str()).send())
+            .call("reinstallVirtualServer", || {
+                cloud.reinstall_virtual_server().id(id.as_str()).send()
+            })
             .await?;
         answer.one(read::job)
     }
@@ -199,7 +221,11 @@ impl CloudServers {
     /// wait first sees the server leave RUNNING (or the job come back COMPLETED), then
     /// accepts RUNNING. A server that never leaves RUNNING ends the wait at the
     /// deadline, saying so.
-    pub async fn reboot_and_wait(&self, id: &CloudServerId, options: &WaitOptions) -> Result<CloudServer, Error> {
+    pub async fn reboot_and_wait(
+        &self,
+        id: &CloudServerId,
+        options: &WaitOptions,
+    ) -> Result<CloudServer, Error> {
         let job = self.reboot(id).await?;
         let left_running = AtomicBool::new(job.status == Some(crate::JobStatus::Completed));
         poll_until(format!("cloud server {id} to reboot"), options, || {
@@ -209,7 +235,9 @@ impl CloudServers {
                 if !matches!(server.state, Some(CloudServerState::Running)) {
                     left_running.store(true, Ordering::Relaxed);
                 } else if !left_running.load(Ordering::Relaxed) {
-                    return Ok(Poll::Pending("running (the reboot has not begun)".to_owned()));
+                    return Ok(Poll::Pending(
+                        "running (the reboot has not begun)".to_owned(),
+                    ));
                 }
                 Ok(classify(&CloudServerState::Running, server))
             }
@@ -230,7 +258,11 @@ impl CloudServers {
     ///
     /// Fails with [`Error::InvalidInput`] (nothing sent) when `from` is not before `to`,
     /// or the granularity or aggregation is not one the documents allow.
-    pub async fn datatraffic(&self, id: &CloudServerId, query: &MetricsQuery) -> Result<TrafficMetrics, Error> {
+    pub async fn datatraffic(
+        &self,
+        id: &CloudServerId,
+        query: &MetricsQuery,
+    ) -> Result<TrafficMetrics, Error> {
         let wire = metrics::check(query)?;
         let cloud = self.handle.cloud();
         let answer = self
@@ -253,12 +285,18 @@ impl CloudServers {
 }
 
 fn check_target(target: &CloudServerState) -> Result<(), Error> {
-    if matches!(target, CloudServerState::Running | CloudServerState::Stopped) {
+    if matches!(
+        target,
+        CloudServerState::Running | CloudServerState::Stopped
+    ) {
         Ok(())
     } else {
         Err(Error::invalid(
             "state",
-            format!("can only wait for RUNNING or STOPPED, not {}", target.as_wire()),
+            format!(
+                "can only wait for RUNNING or STOPPED, not {}",
+                target.as_wire()
+            ),
         ))
     }
 }
@@ -335,7 +373,11 @@ impl Credentials {
     /// Reads one credential with its password (a [`Secret`](crate::Secret)). Only the
     /// last password the service configured is known: if the customer changed it since,
     /// the value returned no longer works.
-    pub async fn get(&self, credential_type: CredentialType, username: &Username) -> Result<Credential, Error> {
+    pub async fn get(
+        &self,
+        credential_type: CredentialType,
+        username: &Username,
+    ) -> Result<Credential, Error> {
         check_credential_type(&credential_type)?;
         let cloud = self.handle.cloud();
         let answer = self

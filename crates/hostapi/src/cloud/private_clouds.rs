@@ -1,9 +1,9 @@
 //! Private clouds: the list, the only operation the documents show.
 
 use super::{PrivateCloud, read};
+use crate::Client;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
-use crate::Client;
 
 impl Client {
     /// The private clouds of the cloud v2 interface (`/cloud/v2/privateClouds`).
@@ -34,7 +34,10 @@ impl PrivateClouds {
                 .call("listPrivateClouds", || cloud.list_private_clouds().send())
                 .await?;
             let mut total = None;
-            let listing = answer.list(|cx, body| read::page(cx, body, "privateClouds", &mut total), read::private_cloud)?;
+            let listing = answer.list(
+                |cx, body| read::page(cx, body, "privateClouds", &mut total),
+                read::private_cloud,
+            )?;
             if let Some(total) = total
                 && total > listing.received() as u64
             {

@@ -8,9 +8,9 @@ use super::model::{
 };
 use crate::ips::read::ip;
 use crate::model::{DataSize, Job, JobStatus, Money, Sla};
-use crate::read::shapes::{list_metadata, list_under};
 use crate::read::Records;
 use crate::read::shapes::prefixed;
+use crate::read::shapes::{list_metadata, list_under};
 use crate::read::text;
 use crate::read::{Cx, FieldError, Fields, Json};
 
@@ -136,7 +136,11 @@ pub(crate) fn sized(f: &mut Fields<'_, '_>, amount_key: &str, unit_key: &str) ->
             if let Some(amount) = f.take(amount_key)
                 && !amount.is_nothing()
             {
-                f.unreadable(amount_key, amount, format!("a size without a unit (no `{unit_key}`)"));
+                f.unreadable(
+                    amount_key,
+                    amount,
+                    format!("a size without a unit (no `{unit_key}`)"),
+                );
             }
             None
         }
@@ -177,7 +181,9 @@ pub(crate) fn job(cx: &mut Cx, body: Json<'_>) -> Result<Job, FieldError> {
 
 /// A credential: the list gives the type and user name, the single view the password
 /// too. The user name identifies it; a missing type is the one asked for.
-pub(crate) fn credential(asked: &CredentialType) -> impl Fn(&mut Cx, Json<'_>) -> Result<Credential, FieldError> + '_ {
+pub(crate) fn credential(
+    asked: &CredentialType,
+) -> impl Fn(&mut Cx, Json<'_>) -> Result<Credential, FieldError> + '_ {
     move |cx, json| {
         cx.object(json, |f| {
             Ok(Credential {

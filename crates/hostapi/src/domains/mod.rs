@@ -64,7 +64,9 @@ impl Domains {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getDomain", || infra.get_domain().domainname(domain.as_str()).send())
+            .call("getDomain", || {
+                infra.get_domain().domainname(domain.as_str()).send()
+            })
             .await?;
         answer.one(read::wrapped_domain)
     }
@@ -93,7 +95,11 @@ impl Domains {
 
     /// After [`set_ttl`](Self::set_ttl) failed with an unknown outcome: reads the
     /// domain and says whether its TTL is now `ttl`.
-    pub async fn confirm_ttl(&self, domain: &DomainName, ttl: u32) -> Result<Confirmation<Domain>, Error> {
+    pub async fn confirm_ttl(
+        &self,
+        domain: &DomainName,
+        ttl: u32,
+    ) -> Result<Confirmation<Domain>, Error> {
         let current = self.get(domain).await?;
         Ok(if current.ttl == Some(ttl) {
             Confirmation::Applied(current)
@@ -167,7 +173,12 @@ impl DnsRecords {
     /// have reached the service (a second create would make a second record), unless
     /// [`retry_unsafe`](Self::retry_unsafe); see [`confirm_create`](Self::confirm_create).
     pub async fn create(&self, record: &NewDnsRecord) -> Result<DnsRecord, Error> {
-        validate_record(&record.name, &record.record_type, &record.content, record.priority)?;
+        validate_record(
+            &record.name,
+            &record.record_type,
+            &record.content,
+            record.priority,
+        )?;
         let infra = self.handle.infra();
         let answer = self
             .handle
@@ -195,9 +206,18 @@ impl DnsRecords {
     /// the same values, so either reading of the server works. The id must be numeric
     /// (the form's `id` is an integer); the record is checked as for
     /// [`create`](Self::create).
-    pub async fn update(&self, id: &DnsRecordId, update: &NewDnsRecord) -> Result<DnsRecord, Error> {
+    pub async fn update(
+        &self,
+        id: &DnsRecordId,
+        update: &NewDnsRecord,
+    ) -> Result<DnsRecord, Error> {
         let numeric_id = validate::integer_id("id", id.as_str())?;
-        validate_record(&update.name, &update.record_type, &update.content, update.priority)?;
+        validate_record(
+            &update.name,
+            &update.record_type,
+            &update.content,
+            update.priority,
+        )?;
         let infra = self.handle.infra();
         let answer = self
             .handle
@@ -246,7 +266,10 @@ impl DnsRecords {
 
     /// After [`create`](Self::create) failed with an unknown outcome: whether a record
     /// like `record` now exists.
-    pub async fn confirm_create(&self, record: &NewDnsRecord) -> Result<Confirmation<DnsRecord>, Error> {
+    pub async fn confirm_create(
+        &self,
+        record: &NewDnsRecord,
+    ) -> Result<Confirmation<DnsRecord>, Error> {
         Ok(match self.find(record).await? {
             Some(found) => Confirmation::Applied(found),
             None => Confirmation::NotApplied,
@@ -255,7 +278,11 @@ impl DnsRecords {
 
     /// After [`update`](Self::update) failed with an unknown outcome: whether the
     /// record now holds `update`.
-    pub async fn confirm_update(&self, id: &DnsRecordId, update: &NewDnsRecord) -> Result<Confirmation<DnsRecord>, Error> {
+    pub async fn confirm_update(
+        &self,
+        id: &DnsRecordId,
+        update: &NewDnsRecord,
+    ) -> Result<Confirmation<DnsRecord>, Error> {
         let current = self.get(id).await?;
         Ok(if update.matches(&current) {
             Confirmation::Applied(current)

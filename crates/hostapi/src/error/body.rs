@@ -122,7 +122,10 @@ impl ErrorBody {
             }
         };
         if self.truncated {
-            format!("{described} (body longer than {} bytes, cut)", Self::MAX_LEN)
+            format!(
+                "{described} (body longer than {} bytes, cut)",
+                Self::MAX_LEN
+            )
         } else {
             described
         }
@@ -251,7 +254,10 @@ mod tests {
         let body = ErrorBody::parse(
             br#"{"errorCode":"404","errorMessage":"Not\nfound","correlationId":"x"}"#,
         );
-        assert_eq!(body.describe(), ": Not found (error code 404, correlation id x)");
+        assert_eq!(
+            body.describe(),
+            ": Not found (error code 404, correlation id x)"
+        );
         let page = ErrorBody::parse(b"<html><title>Bad gateway</title></html>");
         assert_eq!(
             page.describe(),

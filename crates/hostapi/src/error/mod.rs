@@ -11,8 +11,8 @@ mod transport;
 use std::fmt;
 use std::time::Duration;
 
-pub use body::{ErrorBody, ErrorBodyKind, ServiceError};
 pub(crate) use body::excerpt;
+pub use body::{ErrorBody, ErrorBodyKind, ServiceError};
 pub use transport::TransportCause;
 
 /// A boxed error, the cause of another.
@@ -271,11 +271,9 @@ impl fmt::Display for Error {
                 crate::wait::human_duration(e.waited),
                 e.last_seen
             ),
-            Self::WaitFailed(e) => write!(
-                f,
-                "stopped waiting for {}: it is {}",
-                e.what, e.last_seen
-            ),
+            Self::WaitFailed(e) => {
+                write!(f, "stopped waiting for {}: it is {}", e.what, e.last_seen)
+            }
         }
     }
 }
@@ -431,7 +429,9 @@ mod tests {
         assert!(!error.is_retryable());
         assert_eq!(error.operation(), Some("getBareMetal"));
         assert_eq!(
-            error.service_error().and_then(|e| e.correlation_id.as_deref()),
+            error
+                .service_error()
+                .and_then(|e| e.correlation_id.as_deref()),
             Some("x")
         );
         let error = status(502, b"<html><title>Bad gateway</title></html>");
@@ -448,7 +448,15 @@ mod tests {
         let error = status(500, b"").outcome_unknown(call());
         assert!(error.is_outcome_unknown());
         assert_eq!(error.status(), Some(500));
-        assert!(error.source().is_some_and(|s| s.to_string().contains("500")));
-        assert!(error.to_string().starts_with("the change may have been applied"));
+        assert!(
+            error
+                .source()
+                .is_some_and(|s| s.to_string().contains("500"))
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with("the change may have been applied")
+        );
     }
 }

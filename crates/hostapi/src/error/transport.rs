@@ -73,10 +73,10 @@ impl TransportCause {
             Self::CertificateWrongHost => {
                 "the server's TLS certificate is not valid for its host name"
             }
-            Self::CertificateExpired => "the server's TLS certificate has expired or is not valid yet",
-            Self::NotTls => {
-                "the server does not speak TLS (https:// to a plain-http port?)"
+            Self::CertificateExpired => {
+                "the server's TLS certificate has expired or is not valid yet"
             }
+            Self::NotTls => "the server does not speak TLS (https:// to a plain-http port?)",
             Self::Tls => "the TLS handshake with the server failed",
             Self::Connect => "could not connect to the server",
             Self::Timeout => "no answer within the time allowed",
@@ -155,7 +155,9 @@ fn tls_cause(error: &reqwest::Error) -> Option<TransportCause> {
 fn certificate_cause(problem: &rustls::CertificateError) -> TransportCause {
     use rustls::CertificateError as C;
     match problem {
-        C::NotValidForName | C::NotValidForNameContext { .. } => TransportCause::CertificateWrongHost,
+        C::NotValidForName | C::NotValidForNameContext { .. } => {
+            TransportCause::CertificateWrongHost
+        }
         C::Expired | C::ExpiredContext { .. } | C::NotValidYet | C::NotValidYetContext { .. } => {
             TransportCause::CertificateExpired
         }
@@ -177,7 +179,11 @@ mod tests {
         ] {
             assert!(!cause.may_have_reached_server(), "{cause:?}");
         }
-        for cause in [TransportCause::Timeout, TransportCause::ConnectionLost, TransportCause::BodyCut] {
+        for cause in [
+            TransportCause::Timeout,
+            TransportCause::ConnectionLost,
+            TransportCause::BodyCut,
+        ] {
             assert!(cause.may_have_reached_server(), "{cause:?}");
         }
         assert!(!TransportCause::CertificateUntrusted.is_retryable());

@@ -55,7 +55,9 @@ impl Ips {
 /// empty, to clear it).
 pub(crate) fn check_update(change: &IpUpdate) -> Result<(), Error> {
     match change {
-        IpUpdate::ReverseDns(name) if !name.is_empty() => validate::domain_name("reverse_dns", name),
+        IpUpdate::ReverseDns(name) if !name.is_empty() => {
+            validate::domain_name("reverse_dns", name)
+        }
         _ => Ok(()),
     }
 }

@@ -5,8 +5,8 @@ use std::net::IpAddr;
 
 use crate::model::{AssignedServer, IpAddress, IpBilling, IpVisibility, ServerKind};
 use crate::read::Records;
-use crate::read::shapes::{items, wrapped};
 use crate::read::fields::integer_of;
+use crate::read::shapes::{items, wrapped};
 use crate::read::text;
 use crate::read::{Cx, FieldError, Fields, Json};
 
@@ -37,13 +37,14 @@ pub(crate) fn ip(f: &mut Fields<'_, '_>) -> Result<IpAddress, FieldError> {
     let server_id = f.reference("serverId");
     let server_name = f.text("serverName");
     let server_kind = f.open_enum("serverType", ServerKind::from_wire);
-    let server = (server_id.is_some() || server_name.is_some() || server_kind.is_some()).then(|| {
-        AssignedServer {
-            id: server_id,
-            name: server_name,
-            kind: server_kind,
-        }
-    });
+    let server =
+        (server_id.is_some() || server_name.is_some() || server_kind.is_some()).then(|| {
+            AssignedServer {
+                id: server_id,
+                name: server_name,
+                kind: server_kind,
+            }
+        });
     let details = f.object("ipDetails", |d| {
         d.alias("mask", "netmask");
         (d.text("gateway"), d.text("netmask"), d.rest())
@@ -69,8 +70,12 @@ pub(crate) fn ip(f: &mut Fields<'_, '_>) -> Result<IpAddress, FieldError> {
 /// The address: the record's identity.
 fn address(f: &mut Fields<'_, '_>) -> Result<IpAddr, FieldError> {
     let text: String = f.id("ip")?;
-    text.parse()
-        .map_err(|_| f.cx().error("ip", format!("expected an IP address, found {}", text::found(&text))))
+    text.parse().map_err(|_| {
+        f.cx().error(
+            "ip",
+            format!("expected an IP address, found {}", text::found(&text)),
+        )
+    })
 }
 
 fn billing(f: &mut Fields<'_, '_>) -> IpBilling {

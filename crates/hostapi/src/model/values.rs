@@ -206,16 +206,28 @@ mod tests {
             "001A2B3C4D5E",
             " 00:1a:2b:3c:4d:5e ",
         ] {
-            assert_eq!(parse_mac(text).as_deref(), Some("00:1a:2b:3c:4d:5e"), "{text}");
+            assert_eq!(
+                parse_mac(text).as_deref(),
+                Some("00:1a:2b:3c:4d:5e"),
+                "{text}"
+            );
         }
-        for bad in ["00:1a:2b:3c:4d", "00:1a:2b:3c:4d:zz", "", "00 1a 2b 3c 4d 5e"] {
+        for bad in [
+            "00:1a:2b:3c:4d",
+            "00:1a:2b:3c:4d:zz",
+            "",
+            "00 1a 2b 3c 4d 5e",
+        ] {
             assert_eq!(parse_mac(bad), None, "{bad}");
         }
     }
 
     #[test]
     fn domain_names_are_checked_and_lower_cased() {
-        assert_eq!(DomainName::new("Example.COM.").unwrap().as_str(), "example.com");
+        assert_eq!(
+            DomainName::new("Example.COM.").unwrap().as_str(),
+            "example.com"
+        );
         assert!(DomainName::new("a/b.com").is_err());
         assert!(DomainName::new("..").is_err());
         assert!(Username::new("a/b").is_err());

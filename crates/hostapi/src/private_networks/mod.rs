@@ -63,7 +63,9 @@ impl PrivateNetworks {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listPrivateNetworks", || infra.list_private_networks().send())
+                .call("listPrivateNetworks", || {
+                    infra.list_private_networks().send()
+                })
                 .await?;
             answer.list(read::networks, read::list_item)
         })
@@ -76,7 +78,9 @@ impl PrivateNetworks {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("createPrivateNetwork", || infra.create_private_network().send())
+            .call("createPrivateNetwork", || {
+                infra.create_private_network().send()
+            })
             .await?;
         answer.one(read::created)
     }
@@ -88,7 +92,9 @@ impl PrivateNetworks {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getPrivateNetwork", || infra.get_private_network().id(numeric).send())
+            .call("getPrivateNetwork", || {
+                infra.get_private_network().id(numeric).send()
+            })
             .await?;
         answer.one(read::detail_in_array(network))
     }
@@ -115,7 +121,11 @@ impl PrivateNetworks {
     /// [`NetworkMemberStatus::Configuring`] for about a minute; see
     /// [`wait_member_configured`](Self::wait_member_configured). Both ids must be
     /// numeric.
-    pub async fn add_member(&self, network: &PrivateNetworkId, server: &BareMetalId) -> Result<(), Error> {
+    pub async fn add_member(
+        &self,
+        network: &PrivateNetworkId,
+        server: &BareMetalId,
+    ) -> Result<(), Error> {
         let network = validate::integer_id("network", network.as_str())?;
         let server = validate::integer_id("server", server.as_str())?;
         let infra = self.handle.infra();
@@ -137,7 +147,11 @@ impl PrivateNetworks {
     /// The server then shows [`NetworkMemberStatus::Removing`] for about a minute and
     /// disappears; see [`wait_member_removed`](Self::wait_member_removed). The network
     /// id must be numeric.
-    pub async fn remove_member(&self, network: &PrivateNetworkId, server: &BareMetalId) -> Result<(), Error> {
+    pub async fn remove_member(
+        &self,
+        network: &PrivateNetworkId,
+        server: &BareMetalId,
+    ) -> Result<(), Error> {
         let network = validate::integer_id("network", network.as_str())?;
         let infra = self.handle.infra();
         self.handle
@@ -174,7 +188,9 @@ impl PrivateNetworks {
                 None => Poll::Unsure(NOT_A_MEMBER.to_owned()),
                 Some(member) => match &member.status {
                     Some(NetworkMemberStatus::Configured) => Poll::Done(member.clone()),
-                    Some(state @ NetworkMemberStatus::Configuring) => Poll::Pending(state.to_string()),
+                    Some(state @ NetworkMemberStatus::Configuring) => {
+                        Poll::Pending(state.to_string())
+                    }
                     Some(other) => Poll::Failed(other.to_string()),
                     None => Poll::Unsure(NO_STATUS.to_owned()),
                 },
@@ -205,7 +221,8 @@ impl PrivateNetworks {
                 Some(member) => match &member.status {
                     Some(state @ NetworkMemberStatus::Removing) => Poll::Pending(state.to_string()),
                     Some(
-                        state @ (NetworkMemberStatus::Configured | NetworkMemberStatus::Configuring),
+                        state
+                        @ (NetworkMemberStatus::Configured | NetworkMemberStatus::Configuring),
                     ) => Poll::Unsure(state.to_string()),
                     Some(other) => Poll::Failed(other.to_string()),
                     None => Poll::Unsure(NO_STATUS.to_owned()),

@@ -5,8 +5,8 @@ use super::model::{
     PrivateNetworkMember,
 };
 use crate::model::{BitRate, PrivateNetworkId, RateUnit};
-use crate::read::shapes::{list_metadata, list_under};
 use crate::read::Records;
+use crate::read::shapes::{list_metadata, list_under};
 use crate::read::text::{self, Reading};
 use crate::read::{Cx, FieldError, Fields, Json};
 
@@ -63,7 +63,15 @@ pub(crate) fn detail_in_array(
             Json::Array(items) => items,
             // A detail not wrapped in an array is read all the same.
             object @ Json::Object(_) => vec![object],
-            other => return Err(cx.error("", format!("expected an array holding the network, found {}", other.shown()))),
+            other => {
+                return Err(cx.error(
+                    "",
+                    format!(
+                        "expected an array holding the network, found {}",
+                        other.shown()
+                    ),
+                ));
+            }
         };
         let count = items.len();
         let mut networks = Vec::with_capacity(count);
@@ -75,9 +83,12 @@ pub(crate) fn detail_in_array(
         } else {
             networks.iter().position(|n| &n.id == id)
         };
-        position
-            .map(|p| networks.swap_remove(p))
-            .ok_or_else(|| cx.error("", format!("expected the private network {id} in the array, found {count} other(s)")))
+        position.map(|p| networks.swap_remove(p)).ok_or_else(|| {
+            cx.error(
+                "",
+                format!("expected the private network {id} in the array, found {count} other(s)"),
+            )
+        })
     }
 }
 

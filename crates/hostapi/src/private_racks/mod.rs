@@ -54,7 +54,10 @@ impl PrivateRacks {
         let answer = self
             .handle
             .call("getPrivateRack", || {
-                infra.get_private_rack().private_rack_id(rack.as_str()).send()
+                infra
+                    .get_private_rack()
+                    .private_rack_id(rack.as_str())
+                    .send()
             })
             .await?;
         answer.one(read::wrapped_rack)
@@ -124,7 +127,10 @@ impl RackIps {
             let infra = handle.infra();
             let answer = handle
                 .call("listPrivateRackIps", || {
-                    infra.list_private_rack_ips().private_rack_id(rack.as_str()).send()
+                    infra
+                        .list_private_rack_ips()
+                        .private_rack_id(rack.as_str())
+                        .send()
                 })
                 .await?;
             answer.list(ips::read::ips, ips::read::wrapped_ip)
@@ -169,7 +175,11 @@ impl RackIps {
 
     /// After [`update`](Self::update) failed with an unknown outcome: reads the IP and
     /// says whether it shows the change.
-    pub async fn confirm_update(&self, ip: IpAddr, change: &IpUpdate) -> Result<Confirmation<IpAddress>, Error> {
+    pub async fn confirm_update(
+        &self,
+        ip: IpAddr,
+        change: &IpUpdate,
+    ) -> Result<Confirmation<IpAddress>, Error> {
         Ok(ips::confirmation(self.get(ip).await?, change))
     }
 }

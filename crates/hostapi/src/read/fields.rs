@@ -247,7 +247,11 @@ impl<'c, 'a> Fields<'c, 'a> {
 
     /// Text read by `parse` (a date, a size with its unit…). Text that parses as
     /// nothing (the all-zero date) is none.
-    pub(crate) fn parsed<T>(&mut self, key: &str, parse: impl FnOnce(&str) -> Reading<T>) -> Option<T> {
+    pub(crate) fn parsed<T>(
+        &mut self,
+        key: &str,
+        parse: impl FnOnce(&str) -> Reading<T>,
+    ) -> Option<T> {
         self.get(key, |json| match text_of(json)? {
             None => Ok(None),
             Some(text) if text::is_zero_date(&text) => Ok(None),
@@ -305,7 +309,11 @@ impl<'c, 'a> Fields<'c, 'a> {
 
     /// A nested object read by `read`: `None` when absent, `null` or `""`; a value that
     /// is not an object is left in `extra` with a warning.
-    pub(crate) fn object<T>(&mut self, key: &str, read: impl FnOnce(&mut Fields<'_, 'a>) -> T) -> Option<T> {
+    pub(crate) fn object<T>(
+        &mut self,
+        key: &str,
+        read: impl FnOnce(&mut Fields<'_, 'a>) -> T,
+    ) -> Option<T> {
         let value = self.take(key)?;
         if value.is_nothing() {
             return None;
@@ -443,7 +451,9 @@ pub(crate) fn boolean_of(json: &Json<'_>) -> Reading<Option<bool>> {
             Number::Int(1) | Number::UInt(1) => Ok(Some(true)),
             Number::Float(f) if *f == 0.0 => Ok(Some(false)),
             Number::Float(f) if *f == 1.0 => Ok(Some(true)),
-            other => Err(format!("expected a boolean (true/false, 1/0), found {other}")),
+            other => Err(format!(
+                "expected a boolean (true/false, 1/0), found {other}"
+            )),
         },
         Json::String(s) => text::boolean(s).map(Some),
         other => Err(format!("expected a boolean, found {}", other.shown())),
@@ -459,7 +469,10 @@ pub(crate) fn id_of(json: &Json<'_>) -> Reading<String> {
         Json::Number(Number::Float(f)) if f.fract() == 0.0 && f.abs() < 1e15 => {
             Ok(format!("{f:.0}"))
         }
-        other => Err(format!("expected an id (text or an integer), found {}", other.shown())),
+        other => Err(format!(
+            "expected an id (text or an integer), found {}",
+            other.shown()
+        )),
     }
 }
 
@@ -521,15 +534,23 @@ mod tests {
 
     #[test]
     fn an_unreadable_field_costs_that_field_and_stays_in_extra() {
-        let (thing, warnings) = read(r#"{"id":7,"name":"a","count":"many","price":"1,250","on":"maybe"}"#);
+        let (thing, warnings) =
+            read(r#"{"id":7,"name":"a","count":"many","price":"1,250","on":"maybe"}"#);
         let thing = thing.unwrap();
         assert_eq!(thing.name.as_deref(), Some("a"));
         assert_eq!((thing.count, thing.price, thing.on), (None, None, None));
         assert_eq!(thing.extra["count"], "many");
         assert_eq!(thing.extra["price"], "1,250");
         let paths: Vec<&str> = warnings.iter().map(|w| w.path.as_str()).collect();
-        assert_eq!(paths, ["things[0].count", "things[0].price", "things[0].on"]);
-        assert!(warnings[1].message.contains("ambiguous"), "{:?}", warnings[1]);
+        assert_eq!(
+            paths,
+            ["things[0].count", "things[0].price", "things[0].on"]
+        );
+        assert!(
+            warnings[1].message.contains("ambiguous"),
+            "{:?}",
+            warnings[1]
+        );
     }
 
     #[test]
@@ -545,12 +566,16 @@ mod tests {
     #[test]
     fn unknown_fields_are_kept() {
         let (thing, _) = read(r#"{"id":1,"new":{"deep":[1,2]}}"#);
-        assert_eq!(thing.unwrap().extra["new"], serde_json::json!({"deep":[1,2]}));
+        assert_eq!(
+            thing.unwrap().extra["new"],
+            serde_json::json!({"deep":[1,2]})
+        );
     }
 
     #[test]
     fn lists_and_objects_in_their_loose_shapes() {
-        let body = br#"{"a":{"0":"x","1":"y"},"b":[],"c":"","d":[{"id":1},"junk",{"id":2}],"e":[]}"#;
+        let body =
+            br#"{"a":{"0":"x","1":"y"},"b":[],"c":"","d":[{"id":1},"junk",{"id":2}],"e":[]}"#;
         let mut cx = Cx::default();
         let (texts, empty, none, ids, object) = cx
             .object(parse(body).unwrap(), |f| {
@@ -568,7 +593,11 @@ mod tests {
         assert!(empty.is_empty());
         assert_eq!(none, None);
         assert_eq!(ids, ["1", "2"]);
-        assert_eq!(object, Some(None), "an empty array stands for an empty object");
+        assert_eq!(
+            object,
+            Some(None),
+            "an empty array stands for an empty object"
+        );
         let warnings = cx.take_warnings();
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].path, "d[1]");
@@ -577,9 +606,10 @@ mod tests {
     #[test]
     fn secret_values_are_not_quoted_in_warnings() {
         let mut cx = Cx::default();
-        let _ = cx.object(parse(br#"{"rootPassword":{"x":"hunter2"}}"#).unwrap(), |f| {
-            Ok(f.text("rootPassword"))
-        });
+        let _ = cx.object(
+            parse(br#"{"rootPassword":{"x":"hunter2"}}"#).unwrap(),
+            |f| Ok(f.text("rootPassword")),
+        );
         let warnings = cx.take_warnings();
         assert!(!warnings[0].message.contains("hunter2"), "{warnings:?}");
     }

@@ -212,7 +212,10 @@ mod tests {
         let Json::Object(members) = parse(body).unwrap() else {
             panic!("an object")
         };
-        assert!(matches!(&members[0].1, Json::String(Cow::Borrowed("plain"))));
+        assert!(matches!(
+            &members[0].1,
+            Json::String(Cow::Borrowed("plain"))
+        ));
         assert!(matches!(&members[1].1, Json::String(Cow::Owned(s)) if s == "with \"escape\""));
         assert_eq!(
             members[2].1,

@@ -120,7 +120,13 @@ impl<'r> Reading<'r> {
 
     fn error_at(&self, path: String, message: String, body: &[u8]) -> Error {
         let excerpt = self.excerpt.get_or_init(|| body_excerpt(body, self.scrub));
-        decode_error(Some(self.call), path, self.scrub.scrub(&message), excerpt.clone(), None)
+        decode_error(
+            Some(self.call),
+            path,
+            self.scrub.scrub(&message),
+            excerpt.clone(),
+            None,
+        )
     }
     /// Logs what `cx` could not read, or (strictly) refuses it: the first warning
     /// becomes the error.
@@ -174,8 +180,11 @@ impl<'r> Reading<'r> {
     ) -> Result<Listing<T>, Error> {
         let json = self.parse(body)?;
         let mut cx = Cx::default();
-        let Records { path, items: records, extra } =
-            items(&mut cx, json).map_err(|e| self.field_error(e, body))?;
+        let Records {
+            path,
+            items: records,
+            extra,
+        } = items(&mut cx, json).map_err(|e| self.field_error(e, body))?;
         self.finish(&mut cx, body)?;
         let mut listing = Listing::with_capacity(records.len());
         listing.extend_extra(extra);

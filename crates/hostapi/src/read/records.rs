@@ -7,7 +7,10 @@ use crate::model::{HostingContract, Sla};
 
 /// A `serverHostingPack`. `owner` names the record's own id and name keys and values
 /// (`bareMetalId`, `serverName`…): repeats of the record's are dropped.
-pub(crate) fn hosting_contract(f: &mut Fields<'_, '_>, owner: &[(&str, Option<&str>)]) -> HostingContract {
+pub(crate) fn hosting_contract(
+    f: &mut Fields<'_, '_>,
+    owner: &[(&str, Option<&str>)],
+) -> HostingContract {
     for (key, value) in owner {
         let repeated = f.text(key);
         if let Some(repeated) = repeated

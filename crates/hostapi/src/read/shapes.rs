@@ -5,7 +5,11 @@ use super::{Cx, FieldError, Fields, Json, Records};
 
 /// The records under `key` of the answer object, and its other members. A list that is
 /// absent, `null` or `""` is empty.
-pub(crate) fn items<'a>(cx: &mut Cx, body: Json<'a>, key: &'static str) -> Result<Records<'a>, FieldError> {
+pub(crate) fn items<'a>(
+    cx: &mut Cx,
+    body: Json<'a>,
+    key: &'static str,
+) -> Result<Records<'a>, FieldError> {
     cx.object(body, |f| {
         let items = list_under(f, key)?;
         Ok(Records {
@@ -18,7 +22,10 @@ pub(crate) fn items<'a>(cx: &mut Cx, body: Json<'a>, key: &'static str) -> Resul
 
 /// The records of the member `key`: an array (or an object keyed `"0"`, `"1"`…);
 /// absent, `null` or `""` is none.
-pub(crate) fn list_under<'a>(f: &mut Fields<'_, 'a>, key: &str) -> Result<Vec<Json<'a>>, FieldError> {
+pub(crate) fn list_under<'a>(
+    f: &mut Fields<'_, 'a>,
+    key: &str,
+) -> Result<Vec<Json<'a>>, FieldError> {
     match f.take(key) {
         None => Ok(Vec::new()),
         Some(json) if json.is_nothing() => Ok(Vec::new()),
@@ -31,7 +38,9 @@ pub(crate) fn list_under<'a>(f: &mut Fields<'_, 'a>, key: &str) -> Result<Vec<Js
             numbered.sort_by_key(|(index, _)| *index);
             Ok(numbered.into_iter().map(|(_, v)| v).collect())
         }
-        Some(other) => Err(f.cx().error(key, format!("expected a list, found {}", other.shown()))),
+        Some(other) => Err(f
+            .cx()
+            .error(key, format!("expected a list, found {}", other.shown()))),
     }
 }
 
@@ -71,7 +80,6 @@ macro_rules! has_extra {
 
 pub(crate) use has_extra;
 
-
 /// A list answer's `_metadata {totalCount, limit, offset}`: its `totalCount`, and the
 /// members other than those three (kept as `_metadata.<key>`).
 pub(crate) fn list_metadata(f: &mut Fields<'_, '_>) -> (Option<u64>, crate::Extra) {
@@ -88,13 +96,22 @@ pub(crate) fn list_metadata(f: &mut Fields<'_, '_>) -> (Option<u64>, crate::Extr
 }
 
 /// A nested object's leftovers, to join its parent's `extra` as `<prefix>.<key>`.
-pub(crate) fn prefixed(prefix: &str, extra: crate::Extra) -> impl Iterator<Item = (String, serde_json::Value)> + '_ {
-    extra.into_iter().map(move |(k, v)| (format!("{prefix}.{k}"), v))
+pub(crate) fn prefixed(
+    prefix: &str,
+    extra: crate::Extra,
+) -> impl Iterator<Item = (String, serde_json::Value)> + '_ {
+    extra
+        .into_iter()
+        .map(move |(k, v)| (format!("{prefix}.{k}"), v))
 }
 
 /// A list of texts held in an object of its own (`{disk:[…]}`, `{type:[…]}`): the
 /// texts, and the object's leftovers (as `<key>.<member>`).
-pub(crate) fn texts_in(f: &mut Fields<'_, '_>, key: &'static str, inner: &'static str) -> (Vec<String>, crate::Extra) {
+pub(crate) fn texts_in(
+    f: &mut Fields<'_, '_>,
+    key: &'static str,
+    inner: &'static str,
+) -> (Vec<String>, crate::Extra) {
     let found = f.object(key, |o| (o.texts(inner), o.rest()));
     match found {
         Some((texts, rest)) => (texts, prefixed(key, rest).collect()),

@@ -414,11 +414,19 @@ mod tests {
             "2024-01-31T13:45:00+01:00"
         );
         assert_eq!(
-            offset_date_time("2024-01-31T13:45:00Z").unwrap().to_rfc3339(),
+            offset_date_time("2024-01-31T13:45:00Z")
+                .unwrap()
+                .to_rfc3339(),
             "2024-01-31T13:45:00+00:00"
         );
-        assert_eq!(month_day_year("Jan 5, 2024").unwrap().to_string(), "2024-01-05");
-        assert_eq!(day_month_year("31-01-2024").unwrap().to_string(), "2024-01-31");
+        assert_eq!(
+            month_day_year("Jan 5, 2024").unwrap().to_string(),
+            "2024-01-05"
+        );
+        assert_eq!(
+            day_month_year("31-01-2024").unwrap().to_string(),
+            "2024-01-31"
+        );
         assert_eq!(any_date("2024-01-31").unwrap().to_string(), "2024-01-31");
         assert!(is_zero_date("0000-00-00 00:00:00"));
         assert!(day_month_year("2024-01-31").is_err());
@@ -454,7 +462,11 @@ mod tests {
         assert_eq!(bits.bytes().unwrap().to_string(), "1000000000");
         assert!(data_size("64").is_err());
         assert_eq!(
-            bit_rate("5 MBps").unwrap().bits_per_second().unwrap().to_string(),
+            bit_rate("5 MBps")
+                .unwrap()
+                .bits_per_second()
+                .unwrap()
+                .to_string(),
             "40000000"
         );
     }

@@ -76,7 +76,9 @@ tokio::task_local! {
 impl Sent {
     fn record(method: &str, path: String) {
         let _ = SENT.try_with(|slot| {
-            let mut sent = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut sent = slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             sent.method = method.to_owned();
             sent.path = path;
         });

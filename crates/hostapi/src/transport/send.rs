@@ -11,8 +11,7 @@ use tokio::time::Instant;
 use super::hooks::{PREPARE_ERROR_SEPARATOR, Sent};
 use super::retry::{Decision, Failure, RetryPolicy, retry_after};
 use crate::error::{
-    CallInfo, ErrorBody, RedirectError, StatusError, TooLargeError, TransportCause,
-    TransportError,
+    CallInfo, ErrorBody, RedirectError, StatusError, TooLargeError, TransportCause, TransportError,
 };
 use crate::read::{ReadMode, Reading};
 use crate::scrub::Scrubber;
@@ -197,7 +196,8 @@ impl Transport {
             };
             let applied_here = write && outcome.may_have_applied();
             let failure = outcome.failure();
-            let resend = !write || matches!(sent.method.as_str(), "PUT" | "DELETE") || options.retry_unsafe;
+            let resend =
+                !write || matches!(sent.method.as_str(), "PUT" | "DELETE") || options.retry_unsafe;
             let decision = self.retry.decide(
                 attempts,
                 &failure,
@@ -220,7 +220,9 @@ impl Transport {
                 Decision::Stop(why) => {
                     tracing::debug!(operation, attempt = attempts, reason = %failure, why = why.describe(), "hostapi: not retrying");
                     let status = match &outcome {
-                        Attempt::Status { status, .. } | Attempt::TooLarge { status } => Some(*status),
+                        Attempt::Status { status, .. } | Attempt::TooLarge { status } => {
+                            Some(*status)
+                        }
                         _ => None,
                     };
                     let error = self.error(outcome, &call);
@@ -288,9 +290,7 @@ impl Transport {
     fn error(&self, outcome: Attempt, call: &CallInfo) -> Error {
         match outcome {
             Attempt::Status {
-                status,
-                location,
-                ..
+                status, location, ..
             } if (300..400).contains(&status) => Error::Redirect(Box::new(RedirectError {
                 call: call.clone(),
                 status,
@@ -320,7 +320,9 @@ impl Transport {
             })),
             Attempt::NotSent(error) => error,
             // Not a failure: `call` hands answers on before asking for an error.
-            Attempt::Answer { status, .. } => Error::invalid("request", format!("answered {status}")),
+            Attempt::Answer { status, .. } => {
+                Error::invalid("request", format!("answered {status}"))
+            }
         }
     }
 }
@@ -371,8 +373,8 @@ async fn error_answer(mut response: reqwest::Response) -> Attempt {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned)
     };
-    let retry_after = header(reqwest::header::RETRY_AFTER)
-        .and_then(|v| retry_after(&v, chrono::Utc::now()));
+    let retry_after =
+        header(reqwest::header::RETRY_AFTER).and_then(|v| retry_after(&v, chrono::Utc::now()));
     let location = header(reqwest::header::LOCATION);
     let mut body = Vec::new();
     let mut truncated = false;
@@ -445,7 +447,10 @@ impl Answer {
     /// Reads the body as one value (see [`Reading::one`]).
     pub(crate) fn one<T>(
         &self,
-        read: impl for<'a> FnOnce(&mut crate::read::Cx, crate::read::Json<'a>) -> Result<T, crate::read::FieldError>,
+        read: impl for<'a> FnOnce(
+            &mut crate::read::Cx,
+            crate::read::Json<'a>,
+        ) -> Result<T, crate::read::FieldError>,
     ) -> Result<T, Error> {
         self.settle(self.reading().one(&self.body, read))
     }
@@ -457,7 +462,10 @@ impl Answer {
             &mut crate::read::Cx,
             crate::read::Json<'a>,
         ) -> Result<crate::read::Records<'a>, crate::read::FieldError>,
-        read: impl for<'a> FnMut(&mut crate::read::Cx, crate::read::Json<'a>) -> Result<T, crate::read::FieldError>,
+        read: impl for<'a> FnMut(
+            &mut crate::read::Cx,
+            crate::read::Json<'a>,
+        ) -> Result<T, crate::read::FieldError>,
     ) -> Result<Listing<T>, Error> {
         self.settle(self.reading().list(&self.body, items, read))
     }

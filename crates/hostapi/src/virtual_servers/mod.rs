@@ -67,7 +67,9 @@ impl VirtualServers {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getVirtualServer", || infra.get_virtual_server().id(numeric).send())
+            .call("getVirtualServer", || {
+                infra.get_virtual_server().id(numeric).send()
+            })
             .await?;
         let listing = answer.list(read::servers, read::server)?;
         let siblings = listing.extra().clone();
@@ -124,14 +126,22 @@ impl VirtualServers {
     }
 
     /// One of the power calls: `request` makes the generated request for a numeric id.
-    async fn power<'h, F, Fut>(&'h self, operation: &'static str, id: &VirtualServerId, request: F) -> Result<Job, Error>
+    async fn power<'h, F, Fut>(
+        &'h self,
+        operation: &'static str,
+        id: &VirtualServerId,
+        request: F,
+    ) -> Result<Job, Error>
     where
         F: Fn(&'h hostapi_raw_infra::Client, i64) -> Fut,
         Fut: Future<Output = crate::transport::send::RawOutcome>,
     {
         let numeric = validate::integer_id("id", id.as_str())?;
         let infra = self.handle.infra();
-        let answer = self.handle.call(operation, || request(infra, numeric)).await?;
+        let answer = self
+            .handle
+            .call(operation, || request(infra, numeric))
+            .await?;
         answer.one(read::job)
     }
 
