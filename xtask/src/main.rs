@@ -1,5 +1,6 @@
 //! Maintainer tasks for the hostapi workspace, run as `cargo xtask <task>`.
 
+mod api;
 mod bench;
 mod codegen;
 mod schema;
@@ -25,6 +26,13 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
+    /// List the facade's public API (from rustdoc, built with `-D warnings`) in
+    /// `docs/public-api.txt`, so that a change to it shows in review.
+    Api {
+        /// Change nothing; fail and show the lines that differ.
+        #[arg(long)]
+        check: bool,
+    },
     /// Run the benchmarks (release build) and print the table of ratios, each against
     /// its floor measured in the same run; the last line is the worst ratio against its
     /// target. Fails when one misses.
@@ -42,6 +50,7 @@ fn main() -> ExitCode {
     let root = workspace_root();
     let outcome = match args.task {
         Task::Codegen { check } => codegen::run(&root, check),
+        Task::Api { check } => api::run(&root, check),
         Task::Bench { quick, filter } => bench::run(&root, quick, filter.as_deref()),
     };
     match outcome {

@@ -84,7 +84,7 @@ pub struct SubCustomer {
     pub extra: Extra,
 }
 
-/// What [`Cdn::upsert_sub_customer`] sets on a sub-customer. Fields left `None` are
+/// What [`SubCustomers::update`] sets on a sub-customer. Fields left `None` are
 /// not sent. The docs' samples send `active` and `ftp_quota`; the other fields of the
 /// record are accepted too. The sub-customer's number is the call's argument, and its
 /// secret is the service's to issue, so neither is here.

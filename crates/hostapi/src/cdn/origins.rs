@@ -64,7 +64,7 @@ pub struct Origin {
     pub extra: Extra,
 }
 
-/// A new origin, for [`Cdn::create_origin`]: a label and a URL, and whatever else the
+/// A new origin, for [`Origins::create`]: a label and a URL, and whatever else the
 /// builder methods set (fields left `None` are not sent).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -93,7 +93,7 @@ pub struct NewOrigin {
     pub headers_origin: Option<Secret>,
 }
 
-/// Changes to an origin, for [`Cdn::update_origin`]. Fields left `None` are not sent
+/// Changes to an origin, for [`Origins::update`]. Fields left `None` are not sent
 /// (the docs do not say whether the service keeps or clears them; the facade never
 /// sends what the caller did not set).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

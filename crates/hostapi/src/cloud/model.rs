@@ -238,8 +238,8 @@ pub struct CloudNetworkTraffic {
 ///
 /// Only the last password the service configured is known: if the customer changed it
 /// since, `password` no longer works. Lists carry no password
-/// ([`CloudServers::credentials`](crate::CloudServers::credentials)); read one
-/// credential ([`CloudServers::credential`](crate::CloudServers::credential)) for it.
+/// ([`Credentials::list`](crate::Credentials::list)); read one credential
+/// ([`Credentials::get`](crate::Credentials::get)) for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[non_exhaustive]
 pub struct Credential {
