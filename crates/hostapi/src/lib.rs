@@ -1,6 +1,216 @@
 //! # hostapi
 //!
-//! (crate guide: see the end of the rewrite)
+//! One Rust client for the hosting provider's three HTTP interfaces: the v1
+//! infrastructure API (virtual servers, domains and DNS, bare metal servers, private
+//! racks, IPs, catalogues, private networks), the cloud v2 API (virtual servers, jobs,
+//! credentials, metrics, private clouds) and the CDN API (purges, customers, ACLs,
+//! origins, signed URLs).
+//!
+//! The interfaces are quirky: ids that are strings in one view and integers in
+//! another, numbers sent as strings, five date formats, a misspelt `succes` key,
+//! wrappers of every kind. None of that reaches you: you get typed ids, enums that keep
+//! values they do not know (`Unknown(String)`), real dates, exact decimals for money,
+//! quantities with units, one shape per concept, and every field the model does not
+//! name kept in the record's `extra` map.
+//!
+//! ## Getting started
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), hostapi::Error> {
+//! // HOSTAPI_API_KEY, HOSTAPI_BASE_URL, and for the CDN HOSTAPI_CDN_SECRET,
+//! // HOSTAPI_CDN_CUSTOMER, HOSTAPI_CDN_BASE_URL.
+//! let client = hostapi::Client::from_env()?;
+//! // Or explicitly:
+//! let client = hostapi::Client::builder()
+//!     .base_url("https://api.example.com")
+//!     .api_key("…")
+//!     .timeout(std::time::Duration::from_secs(30))
+//!     .build()?;
+//! # let _ = client;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A [`Client`] is cheap to clone (an `Arc` inside) and every handle it gives out owns
+//! such a clone, so handles, lists and streams can be stored, moved into tasks and
+//! spawned (`'static + Send`). Base URLs must be `https://`, except loopback hosts.
+//!
+//! ## One shape for every resource group
+//!
+//! Each group is a handle from the client: `client.bare_metals()`,
+//! `client.virtual_servers()`, `client.cloud_servers()`, `client.domains()` (and
+//! `.records(&domain)` for its DNS records), `client.private_racks()`,
+//! `client.private_networks()`, `client.ips()`, `client.catalog()`,
+//! `client.private_clouds()`, `client.cdn()` (`.customers()`, `.sub_customers()`,
+//! `.acl()`, `.origins()`, and the purge calls). Each offers what the service allows of
+//! `list()`, `get(id)`, `create`, `update`, `delete`, verbs for actions (`power_on`,
+//! `reboot`, `install`, `purge`), `wait_*` waiters that take `&WaitOptions`, and
+//! `confirm_*` read-backs for writes whose outcome is unknown (below). Arguments are
+//! typed: ids ([`BareMetalId`], [`CloudServerId`], …), [`DomainName`],
+//! [`MacAddress`], [`std::net::IpAddr`]; each parses and checks its text, so a bad
+//! value is refused before anything is sent.
+//!
+//! ```no_run
+//! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
+//! let id: hostapi::BareMetalId = "20001".parse()?;
+//! let server = client.bare_metals().get(&id).await?;
+//! println!("{:?} in {:?}", server.name, server.location);
+//!
+//! let domain: hostapi::DomainName = "example.com".parse()?;
+//! for record in client.domains().records(&domain).list().await? {
+//!     println!("{} {:?} {}", record.name, record.record_type, record.content);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! ## Lists and paging
+//!
+//! `list()` returns a [`List`] builder. Await it for a [`Listing`] of every record
+//! (it dereferences to a slice), or call [`List::stream`] to fetch pages as you go;
+//! lists the service pages (cloud servers, credentials) are read page by page, and the
+//! pager stops with [`Error::Paging`] when a server repeats records (it ignores
+//! `offset`) or sends more pages than its count allows.
+//!
+//! ```no_run
+//! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
+//! use futures::StreamExt;
+//! let mut servers = client.cloud_servers().list().page_size(50).stream();
+//! while let Some(server) = servers.next().await {
+//!     let server = server?;
+//!     println!("{} {:?}", server.id, server.state);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A record whose id cannot be read does not fail the list: it is an entry of
+//! [`Listing::unreadable`], in its place, and the other records are returned.
+//!
+//! ## Reading the wire
+//!
+//! Every field of every answer is read by the same rules:
+//!
+//! - a number may come as a JSON number or numeric text, an id as either;
+//! - a boolean as `true`/`false`, `"true"`/`"false"`, `1`/`0`, `"1"`/`"0"`,
+//!   `"Yes"`/`"No"`, in any letter case;
+//! - an optional value as `null`, `""` or absent;
+//! - enum-like values in any letter case; an unknown value is kept as `Unknown`;
+//! - nothing is guessed: bits and bytes differ by letter case (`Gb` is not `GB`), and a
+//!   number whose comma could be a thousands or a decimal separator is not read.
+//!
+//! A field that still cannot be read costs that field, not the record or the call: it
+//! reads as `None` (or unknown), its raw value stays in the record's `extra`, and a
+//! warning naming its JSON path is logged with `tracing` (target `hostapi`). Only a
+//! record's id is required. [`ClientBuilder::strict`] turns those warnings back into
+//! errors, for tests. What the client sends stays exact and documented.
+//!
+//! ## Errors
+//!
+//! Every call fails with one [`Error`]. Each failure keeps the call it happened in
+//! ([`CallInfo`]: operation, method, path, attempts, time) and its cause as
+//! [`std::error::Error::source`]; an error status keeps the service's code, message,
+//! correlation id and `Retry-After`. Ask [`Error::is_not_found`], [`Error::is_auth`],
+//! [`Error::is_retryable`] or [`Error::is_outcome_unknown`] rather than matching on
+//! codes. No error, log line or `Debug` output holds a credential: texts taken from
+//! answers are scrubbed of the configured API key and CDN secret, and secrets the
+//! service returns are [`Secret`]s.
+//!
+//! ```no_run
+//! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
+//! let id: hostapi::VirtualServerId = "999999".parse()?;
+//! match client.virtual_servers().get(&id).await {
+//!     Ok(server) => println!("{:?}", server.name),
+//!     Err(e) if e.is_not_found() => println!("no such server"),
+//!     Err(e) => return Err(e),
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Redirects are never followed (credentials stay with the configured host: a 3xx is
+//! [`Error::Redirect`]), and answers are bounded ([`ClientBuilder::max_answer_bytes`],
+//! 64 MiB by default; past it, [`Error::AnswerTooLarge`]).
+//!
+//! ## Writes: applied, not applied, or unknown
+//!
+//! A write that returns `Ok` was applied. An error other than
+//! [`Error::OutcomeUnknown`] means it was not. `OutcomeUnknown` means the request may
+//! have reached the service but its answer was lost, cut, garbled or a server error:
+//! the change may have happened. Where one read can tell, the group offers a
+//! `confirm_*` method that reads back and answers a [`Confirmation`]. A retried
+//! `DELETE` that finds the resource gone counts as applied.
+//!
+//! ```no_run
+//! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
+//! # let domain: hostapi::DomainName = "example.com".parse()?;
+//! let records = client.domains().records(&domain);
+//! let wanted = hostapi::NewDnsRecord::new("www.example.com", hostapi::DnsRecordType::A, "192.0.2.10");
+//! match records.create(&wanted).await {
+//!     Ok(record) => println!("created {}", record.id),
+//!     Err(e) if e.is_outcome_unknown() => match records.confirm_create(&wanted).await? {
+//!         hostapi::Confirmation::Applied(record) => println!("created {} after all", record.id),
+//!         _ => println!("not created; safe to try again"),
+//!     },
+//!     Err(e) => return Err(e),
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! ## Waiting
+//!
+//! Waiters poll until a state is reached, and prove the transition: an install wait
+//! first sees the installation start, a reboot wait first sees the server leave
+//! `RUNNING`. They take a [`WaitOptions`] (interval, at least
+//! [`WaitOptions::MIN_INTERVAL`]; timeout, kept exactly; a progress callback) and end
+//! with [`Error::WaitTimeout`] or [`Error::WaitFailed`] when the goal is not reached.
+//!
+//! ```no_run
+//! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
+//! use std::time::Duration;
+//! let id: hostapi::CloudServerId = "c90e8a9c-09ba-46e2-ae8a-0c71c86fa728".parse()?;
+//! let options = hostapi::WaitOptions::new()
+//!     .interval(Duration::from_secs(2))
+//!     .timeout(Duration::from_secs(300))
+//!     .on_progress(|p| eprintln!("{p:?}"));
+//! let server = client.cloud_servers().reboot_and_wait(&id, &options).await?;
+//! println!("{} is {:?}", server.id, server.state);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! ## Many reads at once
+//!
+//! `get_many` (bare metal, virtual servers, cloud servers, racks) and [`bulk`] run
+//! reads with a bound on how many are in flight, and answer one [`BulkItem`] per input,
+//! so one failure is that item's error.
+//!
+//! ## Testing against the simulator
+//!
+//! The `hostapi-sim` crate serves all three interfaces on loopback, quirks included.
+//! Start one per test and point a client at it:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let sim = hostapi_sim::Sim::start(hostapi_sim::SimConfig::default().with_seed(7)).await?;
+//! let client = hostapi::Client::builder()
+//!     .base_url(sim.base_url())
+//!     .api_key(sim.api_key())
+//!     .cdn_base_url(sim.cdn_base_url())
+//!     .cdn_secret(sim.cdn_secret())
+//!     .cdn_customer(sim.cdn_customer())
+//!     .strict(true) // in tests, every field must be read
+//!     .build()?;
+//! let servers = client.bare_metals().list().await?;
+//! assert!(!servers.is_empty());
+//! sim.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Runnable programs, one per resource group, are in the crate's `examples/`.
 
 mod bare_metal;
 mod bulk;
