@@ -186,6 +186,9 @@ pub(crate) enum Item<T> {
     Record(Result<T, Error>),
     /// The list could not be fetched (further): the stream ends after it.
     Failed(Error),
+    /// Members of an answer beside its records (for the [`Listing`]'s `extra`; a
+    /// stream of records skips them).
+    Extra(Extra),
 }
 
 type Start<T> = Box<dyn FnOnce(u32) -> BoxStream<'static, Item<T>> + Send>;
@@ -231,11 +234,11 @@ impl<T: Send + 'static> List<T> {
             futures::stream::once(fetch)
                 .flat_map(|result| {
                     let items: Vec<Item<T>> = match result {
-                        Ok(listing) => listing
-                            .into_results()
-                            .into_iter()
-                            .map(Item::Record)
-                            .collect(),
+                        Ok(mut listing) => {
+                            let extra = std::mem::take(&mut listing.extra);
+                            let records = listing.into_results().into_iter().map(Item::Record);
+                            std::iter::once(Item::Extra(extra)).chain(records).collect()
+                        }
                         Err(error) => vec![Item::Failed(error)],
                     };
                     futures::stream::iter(items)
@@ -274,9 +277,12 @@ impl<T: Send + 'static> List<T> {
     /// The records as a stream: an unreadable record is an `Err` in its place and the
     /// stream goes on; a request that fails ends the stream after its `Err`.
     pub fn stream(self) -> impl Stream<Item = Result<T, Error>> + Send + 'static {
-        (self.start)(self.page_size).map(|item| match item {
-            Item::Record(record) => record,
-            Item::Failed(error) => Err(error),
+        (self.start)(self.page_size).filter_map(|item| {
+            futures::future::ready(match item {
+                Item::Record(record) => Some(record),
+                Item::Failed(error) => Some(Err(error)),
+                Item::Extra(_) => None,
+            })
         })
     }
 
@@ -291,6 +297,10 @@ impl<T: Send + 'static> List<T> {
                 Item::Record(Ok(record)) => listing.push(record),
                 Item::Record(Err(error)) => listing.push_unreadable(index, error),
                 Item::Failed(error) => return Err(error),
+                Item::Extra(extra) => {
+                    listing.extend_extra(extra);
+                    continue;
+                }
             }
             index += 1;
         }

@@ -1,7 +1,9 @@
 //! Paging through the lists the documents say are paged (cloud virtual servers and
 //! credentials: `limit`/`offset` in, `_metadata {totalCount, limit, offset}` out) as
-//! one stream of records. Lists whose documents name no paging parameters are read in
-//! one request, whatever their `_metadata` says.
+//! one stream of records. The private network list, whose documents name no paging
+//! parameters, sends none on its first request and is paged alike only when its
+//! `totalCount` says there is more. Other lists whose documents name no paging
+//! parameters are read in one request, whatever their `_metadata` says.
 //!
 //! The rules, for when `totalCount` and the pages disagree:
 //!
