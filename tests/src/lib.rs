@@ -33,6 +33,32 @@ pub fn client(server: &MockServer) -> Client {
         .expect("test client builds")
 }
 
+/// The settings of [`client`], not yet built, for a test that adds one.
+pub fn client_builder(server: &MockServer) -> ClientBuilder {
+    Client::builder()
+        .base_url(server.base_url())
+        .api_key(API_KEY)
+        .cdn_base_url(format!("{}{CDN_BASE_PATH}", server.base_url()))
+        .cdn_secret(CDN_SECRET)
+        .cdn_customer(CDN_CUSTOMER)
+        .clock(hostapi::FixedClock(CDN_TIMESTAMP))
+        .retry_policy(RetryPolicy::never())
+}
+
+/// The operation, JSON path and message of a decode error (also one inside an unknown
+/// outcome); `None` for any other error.
+pub fn decode_parts(error: &hostapi::Error) -> Option<(&'static str, &str, &str)> {
+    match error {
+        hostapi::Error::Decode(e) => Some((
+            e.call.as_ref().map_or("", |c| c.operation),
+            e.path.as_str(),
+            e.message.as_str(),
+        )),
+        hostapi::Error::OutcomeUnknown(e) => decode_parts(&e.cause),
+        _ => None,
+    }
+}
+
 /// A client builder pointed at the simulator's three interfaces, acting for its CDN
 /// customer with the given credentials (the simulator's own, or wrong ones a test
 /// wants refused); each test adds its retry policy and timeout.
@@ -56,4 +82,21 @@ pub fn fixture(name: &str) -> String {
 /// A value serialised as the CLI's `--output json` would print it.
 pub fn to_json<T: serde::Serialize>(value: &T) -> serde_json::Value {
     serde_json::to_value(value).expect("domain values serialise")
+}
+
+/// The same client as [`client`], reading answers strictly
+/// ([`ClientBuilder::strict`]): a field the wire policy would forgive fails its record
+/// (or the call) instead of reading as `None` with a warning.
+pub fn strict_client(server: &MockServer) -> Client {
+    Client::builder()
+        .base_url(server.base_url())
+        .api_key(API_KEY)
+        .cdn_base_url(format!("{}{CDN_BASE_PATH}", server.base_url()))
+        .cdn_secret(CDN_SECRET)
+        .cdn_customer(CDN_CUSTOMER)
+        .clock(hostapi::FixedClock(CDN_TIMESTAMP))
+        .retry_policy(RetryPolicy::never())
+        .strict(true)
+        .build()
+        .expect("test client builds")
 }

@@ -83,7 +83,7 @@ async fn serialised_values_match_the_committed_schema() {
         "PrivateNetwork",
         &json_of(&client.private_networks().list().await.unwrap()),
     );
-    let servers = client.cloud_servers().list().collect_all().await.unwrap();
+    let servers = client.cloud_servers().list().await.unwrap();
     check(&schema, "CloudServer", &json_of(&servers));
     check(
         &schema,
@@ -97,18 +97,22 @@ async fn serialised_values_match_the_committed_schema() {
         .timeout(Duration::from_secs(10));
     let _ = client
         .cloud_servers()
-        .wait_for_state(&servers[0].id, hostapi::CloudServerState::Running, options)
+        .wait_state(&servers[0].id, hostapi::CloudServerState::Running, &options)
         .await;
     check(
         &schema,
         "Origin",
-        &json_of(&client.cdn().origins().await.unwrap()),
+        &json_of(&client.cdn().origins().list().await.unwrap()),
     );
-    check(&schema, "Acl", &json_of(&client.cdn().acl().await.unwrap()));
+    check(
+        &schema,
+        "Acl",
+        &json_of(&client.cdn().acl().get().await.unwrap()),
+    );
     check(
         &schema,
         "CdnCustomer",
-        &json_of(&client.cdn().customer(20, 0).await.unwrap()),
+        &json_of(&client.cdn().customers().get().await.unwrap()),
     );
     sim.shutdown().await;
 }

@@ -35,16 +35,19 @@ fn sim_client(sim: &Sim, api_key: &str, cdn_secret: &str) -> Client {
 /// The status and the body of an `Error::Status`, naming the operation.
 fn status_of(result: Result<impl std::fmt::Debug, Error>, operation: &str) -> (u16, ErrorBody) {
     match result {
-        Err(Error::Status {
-            operation: named,
-            status,
-            body,
-        }) => {
-            assert_eq!(named, operation);
-            (status, body)
+        Err(Error::Status(error)) => {
+            assert_eq!(error.call.operation, operation);
+            (error.status, error.body)
         }
         other => panic!("{operation}: expected Error::Status, got {other:?}"),
     }
+}
+
+/// The message of `error`, after checking it names `operation` (the message itself
+/// does not: the operation is the error's [`CallInfo`](hostapi::CallInfo)).
+fn shown(error: &Error, operation: &str) -> String {
+    assert_eq!(error.operation(), Some(operation), "{error:?}");
+    error.to_string()
 }
 
 fn service(body: &ErrorBody) -> &ServiceError {
@@ -120,7 +123,7 @@ async fn the_simulators_error_objects_are_read_in_every_spelling() {
     assert_eq!(error.status(), Some(401));
 
     // CDN: a wrong secret signs wrongly: 403 with the CDN's error object.
-    let (status, body) = status_of(wrong.cdn().origins().await, "listOrigins");
+    let (status, body) = status_of(wrong.cdn().origins().list().await, "listOrigins");
     assert_eq!(status, 403);
     assert_eq!(service(&body).code.as_deref(), Some("403"));
 
@@ -128,7 +131,7 @@ async fn the_simulators_error_objects_are_read_in_every_spelling() {
     let (status, body) = status_of(
         client
             .domains()
-            .records("acme-1.com")
+            .records(&"acme-1.com".parse().unwrap())
             .delete(&DnsRecordId::new("12345").unwrap())
             .await,
         "deleteDnsRecord",
@@ -164,10 +167,10 @@ async fn the_simulators_fault_answers_are_typed_and_keep_their_body() {
                 }
             );
             assert!(body.text.contains("nginx"));
-            let shown = client.domains().list().await.unwrap_err().to_string();
+            let error = client.domains().list().await.unwrap_err();
             assert_eq!(
-                shown,
-                "listDomains: the server answered 502 with an HTML page (from a proxy?): 502 Bad Gateway"
+                shown(&error, "listDomains"),
+                "the server answered 502 Bad Gateway with an HTML page (from a proxy?): 502 Bad Gateway"
             );
         } else {
             let error = service(&body);
@@ -211,8 +214,8 @@ async fn unknown_error_shapes_keep_status_and_text() {
 
     let error = domains_error(500, "application/json", "[1,2,3]").await;
     assert_eq!(
-        error.to_string(),
-        "listDomains: the server answered 500: [1,2,3]"
+        shown(&error, "listDomains"),
+        "the server answered 500 Internal Server Error: [1,2,3]"
     );
     let (_, body) = status_of(Err::<(), _>(error), "listDomains");
     assert_eq!(body.kind, ErrorBodyKind::OtherJson);
@@ -221,8 +224,8 @@ async fn unknown_error_shapes_keep_status_and_text() {
     let page = "<!DOCTYPE html>\n<html><body><h1>Gateway Timeout</h1></body></html>";
     let error = domains_error(504, "text/html", page).await;
     assert_eq!(
-        error.to_string(),
-        "listDomains: the server answered 504 with an HTML page (from a proxy?)"
+        shown(&error, "listDomains"),
+        "the server answered 504 Gateway Timeout with an HTML page (from a proxy?)"
     );
     let (status, body) = status_of(Err::<(), _>(error), "listDomains");
     assert_eq!(status, 504);
@@ -231,7 +234,10 @@ async fn unknown_error_shapes_keep_status_and_text() {
 
     // No body at all.
     let error = domains_error(500, "application/json", "").await;
-    assert_eq!(error.to_string(), "listDomains: the server answered 500");
+    assert_eq!(
+        shown(&error, "listDomains"),
+        "the server answered 500 Internal Server Error"
+    );
     let (_, body) = status_of(Err::<(), _>(error), "listDomains");
     assert_eq!(body, ErrorBody::parse(b""));
     assert_eq!(body.kind, ErrorBodyKind::Empty);
@@ -305,19 +311,22 @@ async fn an_html_page_where_json_was_expected_is_a_decode_error_saying_so() {
     )
     .await;
     match client(&server).domains().list().await {
-        Err(Error::Decode {
-            operation,
-            path,
-            message,
-            body,
-        }) => {
-            assert_eq!(operation, "listDomains");
-            assert_eq!(path, "");
+        Err(Error::Decode(error)) => {
             assert_eq!(
-                message,
-                "the answer is an HTML page, not JSON (from a proxy?): Sign in"
+                error.call.as_ref().map(|c| c.operation),
+                Some("listDomains")
             );
-            assert!(body.starts_with("<html>"));
+            assert_eq!(error.path, "");
+            assert_eq!(
+                error.message,
+                "the answer is an HTML page, not JSON (from a proxy?)"
+            );
+            // The page itself (and its title) is in the excerpt.
+            assert!(error.body_excerpt.starts_with("<html>"), "{error:?}");
+            assert!(
+                error.body_excerpt.contains("<title>Sign in</title>"),
+                "{error:?}"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -337,13 +346,13 @@ async fn an_error_answer_to_a_call_without_a_body_is_typed_too() {
         .await;
     let error = client(&server)
         .domains()
-        .records("example.com")
+        .records(&"example.com".parse().unwrap())
         .delete(&DnsRecordId::new("7").unwrap())
         .await
         .unwrap_err();
     assert_eq!(
-        error.to_string(),
-        "deleteDnsRecord: the server answered 409: busy (error code 409, correlation id c-9)"
+        shown(&error, "deleteDnsRecord"),
+        "the server answered 409 Conflict: busy (error code 409, correlation id c-9)"
     );
     let (status, body) = status_of(Err::<(), _>(error), "deleteDnsRecord");
     assert_eq!(status, 409);

@@ -1,8 +1,10 @@
 //! Private racks: normalised output (snapshots), the exact wire form of each call,
 //! validation before sending, and typed decode errors.
 
-use hostapi::{Error, IpUpdate, PrivateRackId};
-use hostapi_tests::{API_KEY, client, fixture, to_json};
+use std::net::IpAddr;
+
+use hostapi::{Client, Error, IpUpdate, PrivateRackId};
+use hostapi_tests::{API_KEY, client, decode_parts, fixture, strict_client, to_json};
 use httpmock::Method::{GET, PUT};
 use httpmock::MockServer;
 
@@ -10,6 +12,10 @@ const FORM: &str = "application/x-www-form-urlencoded";
 
 fn rack() -> PrivateRackId {
     PrivateRackId::from(4001u32)
+}
+
+fn ip(text: &str) -> IpAddr {
+    text.parse().expect("an IP address")
 }
 
 /// A date as text, for comparing the model's dates (the tests do not depend on chrono).
@@ -33,9 +39,11 @@ async fn list_reads_string_and_integer_ids() {
     mock.assert_async().await;
     let ids: Vec<_> = racks.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, ["4001", "4002", "4003"]);
-    // The list view names nothing else; a field it sends anyway is kept.
+    // The list view names nothing else; a name it sends anyway is read (one reader
+    // for the list and the detail), and nothing is left over.
     assert!(racks[0].name.is_none() && racks[0].contract.is_none());
-    assert!(racks[2].extra.contains_key("privateRackName"));
+    assert_eq!(racks[2].name.as_deref(), Some("fra-rack-3"));
+    assert!(racks.iter().all(|r| r.extra.is_empty()));
     insta::assert_json_snapshot!("private_racks_list", to_json(&racks));
 }
 
@@ -60,7 +68,10 @@ async fn get_reads_the_detail() {
     assert_eq!(day(contract.end_date), None);
     // The pack's copy of the rack's id and name matches, so it is not repeated.
     assert!(contract.extra.is_empty());
-    assert_eq!(detail.sla.as_deref(), Some("Basic - 24x7x24"));
+    assert_eq!(
+        detail.sla.as_ref().and_then(|s| s.name.as_deref()),
+        Some("Basic - 24x7x24")
+    );
     insta::assert_json_snapshot!("private_rack_get", to_json(&detail));
 }
 
@@ -81,14 +92,14 @@ async fn a_pack_that_disagrees_with_its_rack_is_kept() {
     assert_eq!(contract.extra["privateRackName"], "b");
     assert_eq!(day(contract.start_date).as_deref(), Some("2020-01-05"));
     assert_eq!(day(contract.end_date).as_deref(), Some("2023-01-04"));
+    // The agreement's price is read; what the model does not name is kept.
+    let sla = detail.sla.expect("an agreement");
+    assert_eq!(sla.name.as_deref(), Some("Gold"));
     assert_eq!(
-        detail.extra["serviceLevelAgreement.pricePerMonth"],
-        serde_json::json!(49.5)
+        sla.monthly_price.map(|p| p.to_string()).as_deref(),
+        Some("49.5")
     );
-    assert_eq!(
-        detail.extra["serviceLevelAgreement.responseTime"],
-        serde_json::json!("4h")
-    );
+    assert_eq!(sla.extra["responseTime"], serde_json::json!("4h"));
 }
 
 #[tokio::test]
@@ -115,7 +126,7 @@ async fn ips_list_and_get() {
     let client = client(&server);
     let ips = client.private_racks().ips(&rack());
     let all = ips.list().await.unwrap();
-    let single = ips.get("192.0.2.65").await.unwrap();
+    let single = ips.get(ip("192.0.2.65")).await.unwrap();
     list.assert_async().await;
     one.assert_async().await;
 
@@ -125,12 +136,9 @@ async fn ips_list_and_get() {
             .all(|ip| ip.private_rack_id.as_ref() == Some(&rack()))
     );
     assert_eq!(all[1].null_routed, Some(true));
-    assert!(all[0].reverse_lookup.is_none());
+    assert!(all[0].reverse_dns.is_none());
     assert!(all[2].extra.contains_key("vlan"));
-    assert_eq!(
-        single.reverse_lookup.as_deref(),
-        Some("rack1-65.example.com")
-    );
+    assert_eq!(single.reverse_dns.as_deref(), Some("rack1-65.example.com"));
     insta::assert_json_snapshot!("private_rack_ips_list", to_json(&all));
     insta::assert_json_snapshot!("private_rack_ip_get", to_json(&single));
 }
@@ -139,7 +147,7 @@ async fn ips_list_and_get() {
 async fn ip_updates_put_one_field() {
     for (change, body) in [
         (
-            IpUpdate::ReverseLookup("rack1-65.example.com".into()),
+            IpUpdate::ReverseDns("rack1-65.example.com".into()),
             "reverseLookup=rack1-65.example.com",
         ),
         (IpUpdate::NullRouted(true), "nullRouted=1"),
@@ -160,7 +168,7 @@ async fn ip_updates_put_one_field() {
         let ip = client(&server)
             .private_racks()
             .ips(&rack())
-            .update("192.0.2.65", &change)
+            .update(ip("192.0.2.65"), &change)
             .await
             .unwrap_or_else(|e| panic!("{body}: {e}"));
         mock.assert_async().await;
@@ -244,60 +252,88 @@ async fn bad_input_sends_nothing() {
         "{err}"
     );
     let ips = racks.ips(&rack());
-    for (ip, change, argument) in [
-        ("192.0.2", IpUpdate::NullRouted(true), "ip"),
-        ("../x", IpUpdate::NullRouted(true), "ip"),
-        (
-            "192.0.2.65",
-            IpUpdate::ReverseLookup("not a host".into()),
-            "reverse_lookup",
-        ),
-    ] {
-        let err = ips.update(ip, &change).await.unwrap_err();
-        assert!(
-            matches!(&err, Error::InvalidInput { argument: a, .. } if a == argument),
-            "{ip}: {err}"
-        );
+    let err = ips
+        .update(ip("192.0.2.65"), &IpUpdate::ReverseDns("not a host".into()))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidInput { argument, .. } if argument == "reverse_dns"),
+        "{err}"
+    );
+    // Addresses are typed: what is not one cannot be passed at all.
+    for text in ["192.0.2", "../x", "x"] {
+        assert!(text.parse::<IpAddr>().is_err(), "{text}");
     }
-    assert!(matches!(
-        ips.get("x").await.unwrap_err(),
-        Error::InvalidInput { argument, .. } if argument == "ip"
-    ));
     // Ids a caller builds are checked when built.
     assert!(PrivateRackId::new("..").is_err());
     assert!(PrivateRackId::new("a/b").is_err());
     assert_eq!(any.calls_async().await, 0);
 }
 
+/// The errors of the records a list could not read.
+fn unreadable<T>(listing: hostapi::Listing<T>) -> Vec<Error> {
+    listing
+        .into_parts()
+        .1
+        .into_iter()
+        .map(|u| u.error)
+        .collect()
+}
+
+/// The decode errors of one call: a single record's error, or those of the records a
+/// list could not read (a list call that fails as a whole panics).
+async fn decode_errors(client: &Client, operation: &str) -> Vec<(&'static str, String)> {
+    let racks = client.private_racks();
+    let errors: Vec<Error> = match operation {
+        "listPrivateRacks" => unreadable(racks.list().await.unwrap()),
+        "getPrivateRack" => racks.get(&rack()).await.err().into_iter().collect(),
+        _ => unreadable(racks.ips(&rack()).list().await.unwrap()),
+    };
+    errors
+        .iter()
+        .map(|e| {
+            let (op, path, _) = decode_parts(e).unwrap_or_else(|| panic!("{e:?}"));
+            (op, path.to_owned())
+        })
+        .collect()
+}
+
+/// An unreadable id fails its record (the rest of the list is kept); any other field
+/// that cannot be read costs that field on a default client, and is a decode error
+/// naming its path on a strict one.
 #[tokio::test]
 async fn unreadable_fields_are_decode_errors_with_their_path() {
-    let cases: [(&str, &str, &str, &str); 4] = [
+    let cases: [(&str, &str, &str, &str, bool); 4] = [
         (
             "/v1/privateRacks",
             r#"{"privateRacks":[{"privateRack":{"privateRackId":"4001"}},{"privateRack":{"privateRackId":""}}]}"#,
             "listPrivateRacks",
             "privateRacks[1].privateRack.privateRackId",
+            true,
         ),
         (
             "/v1/privateRacks/4001",
             r#"{"privateRack":{"privateRackId":4001,"serverHostingPack":{"startDate":"2019-04-01","endDate":"someday"}}}"#,
             "getPrivateRack",
             "privateRack.serverHostingPack.endDate",
+            false,
         ),
         (
             "/v1/privateRacks/4001/ips",
             r#"{"ips":[{"ip":{"ip":"192.0.2.1"}},{"ip":{"ip":"192.0.2.300"}}]}"#,
             "listPrivateRackIps",
             "ips[1].ip.ip",
+            true,
         ),
         (
             "/v1/privateRacks/4001/ips",
             r#"{"ips":[{"ip":{"ip":"192.0.2.1","billingInformation":{"price":"free"}}}]}"#,
             "listPrivateRackIps",
             "ips[0].ip.billingInformation.price",
+            false,
         ),
     ];
-    for (path, body, operation, field) in cases {
+    for (path, body, operation, field, is_id) in cases {
         let server = MockServer::start_async().await;
         server
             .mock_async(|when, then| {
@@ -305,24 +341,27 @@ async fn unreadable_fields_are_decode_errors_with_their_path() {
                 then.status(200).body(body);
             })
             .await;
-        let client = client(&server);
-        let racks = client.private_racks();
-        let err = match operation {
-            "listPrivateRacks" => racks.list().await.map(|_| ()),
-            "getPrivateRack" => racks.get(&rack()).await.map(|_| ()),
-            _ => racks.ips(&rack()).list().await.map(|_| ()),
+        let expected = vec![(operation, field.to_owned())];
+        let lenient = decode_errors(&client(&server), operation).await;
+        if is_id {
+            assert_eq!(lenient, expected, "{body}");
+        } else {
+            assert!(lenient.is_empty(), "{body}: {lenient:?}");
         }
-        .unwrap_err();
-        match err {
-            Error::Decode {
-                operation: op,
-                path: p,
-                ..
-            } => {
-                assert_eq!(op, operation, "{body}");
-                assert_eq!(p, field, "{body}");
-            }
-            other => panic!("{body}: {other}"),
-        }
+        let strict = decode_errors(&strict_client(&server), operation).await;
+        assert_eq!(strict, expected, "strictly: {body}");
     }
+    // Leniently, the value that could not be read is kept where it was.
+    let server = MockServer::start_async().await;
+    server
+        .mock_async(|when, then| {
+            when.method(GET).path("/v1/privateRacks/4001");
+            then.status(200).body(cases[1].1);
+        })
+        .await;
+    let detail = client(&server).private_racks().get(&rack()).await.unwrap();
+    let contract = detail.contract.expect("a contract");
+    assert_eq!(contract.end_date, None);
+    assert_eq!(contract.extra["endDate"], "someday");
+    assert_eq!(day(contract.start_date).as_deref(), Some("2019-04-01"));
 }

@@ -12,21 +12,57 @@ use serde_json::{Map, Value};
 
 /// Each sample, the spec file and the operation it answers.
 const SAMPLES: &[(&str, &str, &str)] = &[
-    ("bare-metal/bandwidth.json", "infra-v1", "getBareMetalBandwidthUsage"),
-    ("bare-metal/datatraffic.json", "infra-v1", "getBareMetalDataTrafficUsage"),
+    (
+        "bare-metal/bandwidth.json",
+        "infra-v1",
+        "getBareMetalBandwidthUsage",
+    ),
+    (
+        "bare-metal/datatraffic.json",
+        "infra-v1",
+        "getBareMetalDataTrafficUsage",
+    ),
     ("bare-metal/detail.json", "infra-v1", "getBareMetal"),
-    ("bare-metal/detail_string_id.json", "infra-v1", "getBareMetal"),
-    ("bare-metal/installation_status.json", "infra-v1", "getBareMetalInstallationStatus"),
+    (
+        "bare-metal/detail_string_id.json",
+        "infra-v1",
+        "getBareMetal",
+    ),
+    (
+        "bare-metal/installation_status.json",
+        "infra-v1",
+        "getBareMetalInstallationStatus",
+    ),
     ("bare-metal/ip.json", "infra-v1", "getBareMetalIp"),
     ("bare-metal/ips.json", "infra-v1", "listBareMetalIps"),
     ("bare-metal/lease.json", "infra-v1", "getBareMetalLease"),
     ("bare-metal/leases.json", "infra-v1", "listBareMetalLeases"),
-    ("bare-metal/leases_bare.json", "infra-v1", "listBareMetalLeases"),
+    (
+        "bare-metal/leases_bare.json",
+        "infra-v1",
+        "listBareMetalLeases",
+    ),
     ("bare-metal/list.json", "infra-v1", "listBareMetals"),
-    ("bare-metal/network_usage.json", "infra-v1", "getBareMetalNetworkUsage"),
-    ("bare-metal/power_status.json", "infra-v1", "getBareMetalPowerStatus"),
-    ("bare-metal/root_password.json", "infra-v1", "getBareMetalRootPassword"),
-    ("bare-metal/switch_port.json", "infra-v1", "getBareMetalSwitchPort"),
+    (
+        "bare-metal/network_usage.json",
+        "infra-v1",
+        "getBareMetalNetworkUsage",
+    ),
+    (
+        "bare-metal/power_status.json",
+        "infra-v1",
+        "getBareMetalPowerStatus",
+    ),
+    (
+        "bare-metal/root_password.json",
+        "infra-v1",
+        "getBareMetalRootPassword",
+    ),
+    (
+        "bare-metal/switch_port.json",
+        "infra-v1",
+        "getBareMetalSwitchPort",
+    ),
     ("cdn/acl.json", "cdn", "getAcl"),
     ("cdn/customer.json", "cdn", "getCustomer"),
     ("cdn/origin_succes.json", "cdn", "getOrigin"),
@@ -34,36 +70,112 @@ const SAMPLES: &[(&str, &str, &str)] = &[
     ("cdn/origins.json", "cdn", "listOrigins"),
     ("cdn/purge_status.json", "cdn", "getPurgeJob"),
     ("cdn/sub_customers.json", "cdn", "getSubCustomer"),
-    ("cloud/credential.json", "cloud-v2", "getVirtualServerCredential"),
-    ("cloud/credentials.json", "cloud-v2", "listVirtualServerCredentials"),
-    ("cloud/datatraffic.json", "cloud-v2", "getVirtualServerDatatrafficMetrics"),
+    (
+        "cloud/credential.json",
+        "cloud-v2",
+        "getVirtualServerCredential",
+    ),
+    (
+        "cloud/credentials.json",
+        "cloud-v2",
+        "listVirtualServerCredentials",
+    ),
+    (
+        "cloud/datatraffic.json",
+        "cloud-v2",
+        "getVirtualServerDatatrafficMetrics",
+    ),
     ("cloud/job.json", "cloud-v2", "powerOnVirtualServer"),
     ("cloud/private_clouds.json", "cloud-v2", "listPrivateClouds"),
     ("cloud/virtual_server.json", "cloud-v2", "getVirtualServer"),
-    ("cloud/virtual_servers.json", "cloud-v2", "listVirtualServers"),
-    ("infra-rest/control_panels.json", "infra-v1", "listControlPanels"),
+    (
+        "cloud/virtual_servers.json",
+        "cloud-v2",
+        "listVirtualServers",
+    ),
+    (
+        "infra-rest/control_panels.json",
+        "infra-v1",
+        "listControlPanels",
+    ),
     ("infra-rest/dns_records.json", "infra-v1", "listDnsRecords"),
     ("infra-rest/domains.json", "infra-v1", "listDomains"),
-    ("infra-rest/operating_systems.json", "infra-v1", "listOperatingSystems"),
-    ("infra-rest/partition_schema.json", "infra-v1", "getPartitionSchema"),
-    ("infra-rest/private_network.json", "infra-v1", "getPrivateNetwork"),
-    ("infra-rest/private_networks.json", "infra-v1", "listPrivateNetworks"),
+    (
+        "infra-rest/operating_systems.json",
+        "infra-v1",
+        "listOperatingSystems",
+    ),
+    (
+        "infra-rest/partition_schema.json",
+        "infra-v1",
+        "getPartitionSchema",
+    ),
+    (
+        "infra-rest/private_network.json",
+        "infra-v1",
+        "getPrivateNetwork",
+    ),
+    (
+        "infra-rest/private_networks.json",
+        "infra-v1",
+        "listPrivateNetworks",
+    ),
     ("infra-rest/private_rack.json", "infra-v1", "getPrivateRack"),
-    ("infra-rest/private_rack_ip.json", "infra-v1", "getPrivateRackIp"),
-    ("infra-rest/private_rack_ips.json", "infra-v1", "listPrivateRackIps"),
-    ("infra-rest/private_racks.json", "infra-v1", "listPrivateRacks"),
-    ("infra-rest/rescue_images.json", "infra-v1", "listRescueImages"),
+    (
+        "infra-rest/private_rack_ip.json",
+        "infra-v1",
+        "getPrivateRackIp",
+    ),
+    (
+        "infra-rest/private_rack_ips.json",
+        "infra-v1",
+        "listPrivateRackIps",
+    ),
+    (
+        "infra-rest/private_racks.json",
+        "infra-v1",
+        "listPrivateRacks",
+    ),
+    (
+        "infra-rest/rescue_images.json",
+        "infra-v1",
+        "listRescueImages",
+    ),
     ("infra-rest/services.json", "infra-v1", "listServices"),
-    ("infra-rest/private_rack_network_usage.json", "infra-v1", "getPrivateRackNetworkUsage"),
-    ("infra/virtual_servers.json", "infra-v1", "listVirtualServers"),
-    ("docs/v1_virtual_server.json", "infra-v1", "getVirtualServer"),
+    (
+        "infra-rest/private_rack_network_usage.json",
+        "infra-v1",
+        "getPrivateRackNetworkUsage",
+    ),
+    (
+        "infra/virtual_servers.json",
+        "infra-v1",
+        "listVirtualServers",
+    ),
+    (
+        "docs/v1_virtual_server.json",
+        "infra-v1",
+        "getVirtualServer",
+    ),
     ("docs/v1_async_job.json", "infra-v1", "powerOnVirtualServer"),
     ("docs/domain.json", "infra-v1", "getDomain"),
     ("docs/dns_record.json", "infra-v1", "getDnsRecord"),
-    ("docs/operating_system.json", "infra-v1", "getOperatingSystem"),
+    (
+        "docs/operating_system.json",
+        "infra-v1",
+        "getOperatingSystem",
+    ),
     ("docs/control_panel.json", "infra-v1", "getControlPanel"),
-    ("docs/private_network_created.json", "infra-v1", "createPrivateNetwork"),
-    ("docs/private_network_deleted.json", "infra-v1", "deletePrivateNetwork"),
+    (
+        "docs/private_network_created.json",
+        "infra-v1",
+        "createPrivateNetwork",
+    ),
+    (
+        "docs/private_network_deleted.json",
+        "infra-v1",
+        "deletePrivateNetwork",
+    ),
     ("docs/purge_job.json", "cdn", "purgeZoneContent"),
 ];
 
@@ -77,10 +189,18 @@ fn every_sample_answer_validates_against_its_operation() {
         let validator = compile(&document, &schema);
         let sample: Value = serde_json::from_str(&hostapi_tests::fixture(file)).expect("JSON");
         for error in validator.iter_errors(&sample) {
-            failures.push(format!("{file} ({spec} {operation}) at `{}`: {error}", error.instance_path()));
+            failures.push(format!(
+                "{file} ({spec} {operation}) at `{}`: {error}",
+                error.instance_path()
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -91,13 +211,24 @@ fn nullable_counts_only_beside_a_type() {
             "iso": {"nullable": true, "allOf": [{"$ref": "#/components/schemas/Iso"}]}
         }
     }));
-    assert_eq!(strict["properties"]["reference"]["type"], serde_json::json!(["string", "null"]));
-    assert!(strict["properties"]["iso"].get("type").is_none(), "{strict}");
-    assert_eq!(strict["properties"]["iso"]["allOf"][0]["$ref"], "#/definitions/Iso");
+    assert_eq!(
+        strict["properties"]["reference"]["type"],
+        serde_json::json!(["string", "null"])
+    );
+    assert!(
+        strict["properties"]["iso"].get("type").is_none(),
+        "{strict}"
+    );
+    assert_eq!(
+        strict["properties"]["iso"]["allOf"][0]["$ref"],
+        "#/definitions/Iso"
+    );
 }
 
 fn load(spec: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec").join(format!("{spec}.yaml"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../spec")
+        .join(format!("{spec}.yaml"));
     let text = std::fs::read_to_string(&path).expect("spec");
     serde_yaml_ng::from_str(&text).expect("YAML")
 }
@@ -171,13 +302,19 @@ fn to_json_schema(schema: &Value) -> Value {
                         let reference = value.as_str().unwrap_or_default();
                         out.insert(
                             key.clone(),
-                            Value::String(reference.replace("#/components/schemas/", "#/definitions/")),
+                            Value::String(
+                                reference.replace("#/components/schemas/", "#/definitions/"),
+                            ),
                         );
                     }
                     "properties" => {
                         let props = value
                             .as_object()
-                            .map(|p| p.iter().map(|(k, v)| (k.clone(), to_json_schema(v))).collect())
+                            .map(|p| {
+                                p.iter()
+                                    .map(|(k, v)| (k.clone(), to_json_schema(v)))
+                                    .collect()
+                            })
                             .unwrap_or_default();
                         out.insert(key.clone(), Value::Object(props));
                     }

@@ -11,7 +11,11 @@ use super::server::{Act, Server};
 /// The resident set of this process, in bytes (Linux).
 fn resident() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
     pages * 4096
 }
 
@@ -20,7 +24,8 @@ async fn huge_and_endless_answers_stop_at_the_limit() {
     let limit = 4 * 1024 * 1024;
     let heads = [
         // Announced: 10 GB.
-        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 10737418240\r\n\r\n".to_owned(),
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 10737418240\r\n\r\n"
+            .to_owned(),
         // No length at all: the body ends when the connection does.
         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n".to_owned(),
     ];
@@ -39,10 +44,20 @@ async fn huge_and_endless_answers_stop_at_the_limit() {
         let before = resident();
         let started = Instant::now();
         let error = client.bare_metals().list().await.unwrap_err();
-        assert!(matches!(&error, Error::AnswerTooLarge(e) if e.limit == limit), "{error:?}");
-        assert!(started.elapsed() < Duration::from_secs(10), "stopped early: {:?}", started.elapsed());
+        assert!(
+            matches!(&error, Error::AnswerTooLarge(e) if e.limit == limit),
+            "{error:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "stopped early: {:?}",
+            started.elapsed()
+        );
         let grown = resident().saturating_sub(before);
-        assert!(grown < 64 * 1024 * 1024, "the resident set grew by {grown} bytes");
+        assert!(
+            grown < 64 * 1024 * 1024,
+            "the resident set grew by {grown} bytes"
+        );
     }
 }
 

@@ -4,13 +4,9 @@
 //! runs a small scripted server of its own on 127.0.0.1 (see `server`).
 
 mod bounded;
-mod outcomes;
-mod pager;
 mod redirects;
 mod secrets;
 mod server;
-mod transport;
-mod waiters;
 
 use std::time::Duration;
 

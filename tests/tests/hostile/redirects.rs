@@ -11,7 +11,11 @@ use super::{API_KEY, client};
 async fn redirecting(status: u16, target: &str) -> Server {
     let location = target.to_owned();
     Server::start(move |_, seen| {
-        reply_with(status, &[("location", &format!("{location}{}", seen.path))], "")
+        reply_with(
+            status,
+            &[("location", &format!("{location}{}", seen.path))],
+            "",
+        )
     })
     .await
 }
@@ -37,7 +41,11 @@ async fn a_redirect_is_an_error_and_the_other_host_sees_nothing() {
         assert!(error.to_string().contains(&status.to_string()), "{error}");
         assert_eq!(first.seen().len(), 1);
     }
-    assert!(elsewhere.seen().is_empty(), "the redirect target was called: {:?}", elsewhere.seen());
+    assert!(
+        elsewhere.seen().is_empty(),
+        "the redirect target was called: {:?}",
+        elsewhere.seen()
+    );
 }
 
 #[tokio::test]
@@ -46,17 +54,35 @@ async fn writes_redirected_report_failure_not_success() {
     let first = redirecting(303, &elsewhere.base_url).await;
     let client = client(&first.base_url);
     let domain: hostapi::DomainName = "example.com".parse().unwrap();
-    let deleted = client.domains().records(&domain).delete(&"1001".parse().unwrap()).await;
+    let deleted = client
+        .domains()
+        .records(&domain)
+        .delete(&"1001".parse().unwrap())
+        .await;
     assert!(matches!(deleted, Err(Error::Redirect(_))), "{deleted:?}");
     let ttl = client.domains().set_ttl(&domain, 600).await;
     assert!(matches!(ttl, Err(Error::Redirect(_))), "{ttl:?}");
-    let reference = client.bare_metals().update(&"20001".parse().unwrap(), "x").await;
-    assert!(matches!(reference, Err(Error::Redirect(_))), "{reference:?}");
-    let cycle = client.bare_metals().power_cycle(&"20001".parse().unwrap()).await;
+    let reference = client
+        .bare_metals()
+        .update(&"20001".parse().unwrap(), "x")
+        .await;
+    assert!(
+        matches!(reference, Err(Error::Redirect(_))),
+        "{reference:?}"
+    );
+    let cycle = client
+        .bare_metals()
+        .power_cycle(&"20001".parse().unwrap())
+        .await;
     assert!(matches!(cycle, Err(Error::Redirect(_))), "{cycle:?}");
     assert!(elsewhere.seen().is_empty());
     // The one request each made went to the configured host, with its key.
-    assert!(first.seen().iter().all(|s| s.header("x-svc-auth") == Some(API_KEY)));
+    assert!(
+        first
+            .seen()
+            .iter()
+            .all(|s| s.header("x-svc-auth") == Some(API_KEY))
+    );
 }
 
 #[tokio::test]
@@ -64,7 +90,12 @@ async fn no_referer_and_no_signature_leave_with_a_redirect() {
     let elsewhere = Server::start(|_, _| Act::Close).await;
     let first = redirecting(302, &elsewhere.base_url).await;
     let client = client(&first.base_url);
-    let error = client.cdn().origins().get(&"101".parse().unwrap()).await.unwrap_err();
+    let error = client
+        .cdn()
+        .origins()
+        .get(&"101".parse().unwrap())
+        .await
+        .unwrap_err();
     assert!(matches!(error, Error::Redirect(_)), "{error:?}");
     assert!(elsewhere.seen().is_empty());
     assert!(first.seen().iter().all(|s| s.header("referer").is_none()));

@@ -14,10 +14,24 @@ fn echo(format: usize, status: u16, seen: &Seen) -> Act {
     let echoed = format!("{} secret={CDN_SECRET}", seen.as_text());
     let quoted = serde_json::to_string(&echoed).unwrap();
     match format {
-        0 => reply(status, "application/json", &format!(r#"{{"errorCode":"{status}","errorMessage":{quoted},"userMessage":{quoted},"correlationId":{quoted},"reference":{quoted}}}"#)),
+        0 => reply(
+            status,
+            "application/json",
+            &format!(
+                r#"{{"errorCode":"{status}","errorMessage":{quoted},"userMessage":{quoted},"correlationId":{quoted},"reference":{quoted}}}"#
+            ),
+        ),
         1 => reply(status, "text/plain", &echoed),
-        2 => reply(status, "text/html", &format!("<html><head><title>{echoed}</title></head><body>{echoed}</body></html>")),
-        _ => reply(status, "application/json", &format!(r#"{{"request":{quoted},"X-Svc-Auth":"{API_KEY}"}}"#)),
+        2 => reply(
+            status,
+            "text/html",
+            &format!("<html><head><title>{echoed}</title></head><body>{echoed}</body></html>"),
+        ),
+        _ => reply(
+            status,
+            "application/json",
+            &format!(r#"{{"request":{quoted},"X-Svc-Auth":"{API_KEY}"}}"#),
+        ),
     }
 }
 
@@ -62,21 +76,39 @@ async fn echoed_credentials_never_print() {
         for format in 0..4 {
             let server = Server::start(move |_, seen| echo(format, status, seen)).await;
             let client = client(&server.base_url);
-            let v1 = client.bare_metals().get(&"20001".parse().unwrap()).await.unwrap_err();
-            let cdn = client.cdn().origins().get(&"101".parse().unwrap()).await.unwrap_err();
+            let v1 = client
+                .bare_metals()
+                .get(&"20001".parse().unwrap())
+                .await
+                .unwrap_err();
+            let cdn = client
+                .cdn()
+                .origins()
+                .get(&"101".parse().unwrap())
+                .await
+                .unwrap_err();
             let signature = server.seen()[1].path.rsplit('/').next().unwrap().to_owned();
             for error in [&v1, &cdn] {
                 let text = printed(error);
                 for secret in [API_KEY, CDN_SECRET, signature.as_str()] {
-                    assert!(!text.contains(secret), "status {status}, format {format}: `{secret}` in\n{text}");
+                    assert!(
+                        !text.contains(secret),
+                        "status {status}, format {format}: `{secret}` in\n{text}"
+                    );
                 }
-                assert!(text.contains("[REDACTED]"), "the echo was scrubbed, not lost: {text}");
+                assert!(
+                    text.contains("[REDACTED]"),
+                    "the echo was scrubbed, not lost: {text}"
+                );
                 checked += 1;
             }
         }
     }
     let logs = String::from_utf8_lossy(&logs.lock().unwrap()).into_owned();
-    assert!(!logs.contains(API_KEY) && !logs.contains(CDN_SECRET), "{logs}");
+    assert!(
+        !logs.contains(API_KEY) && !logs.contains(CDN_SECRET),
+        "{logs}"
+    );
     assert_eq!(checked, 80);
 }
 
@@ -86,9 +118,20 @@ async fn secret_looking_fields_of_an_answer_are_redacted_in_output() {
         reply(200, "application/json", r#"{"bareMetal":{"bareMetalId":1,"apiToken":"tok-123","nested":{"Password":"pw-456"}}}"#)
     })
     .await;
-    let server_record = client(&server.base_url).bare_metals().get(&"1".parse().unwrap()).await.unwrap();
-    let shown = format!("{:?} {}", server_record, serde_json::to_string(&server_record).unwrap());
-    assert!(!shown.contains("tok-123") && !shown.contains("pw-456"), "{shown}");
+    let server_record = client(&server.base_url)
+        .bare_metals()
+        .get(&"1".parse().unwrap())
+        .await
+        .unwrap();
+    let shown = format!(
+        "{:?} {}",
+        server_record,
+        serde_json::to_string(&server_record).unwrap()
+    );
+    assert!(
+        !shown.contains("tok-123") && !shown.contains("pw-456"),
+        "{shown}"
+    );
     // The values are still there for code that asks.
     assert_eq!(server_record.extra["apiToken"], "tok-123");
     let exposed = hostapi::expose_secrets(|| serde_json::to_string(&server_record).unwrap());

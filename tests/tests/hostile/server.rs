@@ -56,7 +56,10 @@ pub fn reply(status: u16, content_type: &str, body: &str) -> Act {
 }
 
 pub fn reply_with(status: u16, headers: &[(&str, &str)], body: &str) -> Act {
-    let mut head = format!("HTTP/1.1 {status} X\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
+    let mut head = format!(
+        "HTTP/1.1 {status} X\r\ncontent-length: {}\r\nconnection: close\r\n",
+        body.len()
+    );
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -108,7 +111,9 @@ impl Server {
         let record = seen.clone();
         let task = tokio::spawn(async move {
             loop {
-                let Ok((socket, _)) = listener.accept().await else { return };
+                let Ok((socket, _)) = listener.accept().await else {
+                    return;
+                };
                 let script = script.clone();
                 let record = record.clone();
                 let tls = tls.clone();
@@ -138,8 +143,14 @@ impl Server {
     }
 }
 
-async fn serve<S: AsyncRead + AsyncWrite + Unpin>(mut socket: S, script: Arc<Script>, record: Arc<Mutex<Vec<Seen>>>) {
-    let Some(request) = read_request(&mut socket).await else { return };
+async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    mut socket: S,
+    script: Arc<Script>,
+    record: Arc<Mutex<Vec<Seen>>>,
+) {
+    let Some(request) = read_request(&mut socket).await else {
+        return;
+    };
     let index = {
         let mut seen = record.lock().unwrap();
         seen.push(request.clone());
