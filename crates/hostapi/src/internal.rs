@@ -150,6 +150,10 @@ fn private_clouds_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, F
     crate::cloud::read::page(cx, body, "privateClouds", &mut None)
 }
 
+fn private_networks_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    crate::private_networks::read::networks(cx, body, &mut None)
+}
+
 fn os_credential(cx: &mut Cx, json: Json<'_>) -> Result<crate::Credential, FieldError> {
     crate::cloud::read::credential(&CredentialType::OperatingSystem)(cx, json)
 }
@@ -284,7 +288,7 @@ operations! {
     "infra.listRescueImages" => |r, b| list(r, b, catalog::rescue_images, catalog::rescue_image),
     "infra.listServices" => |r, b| one(r, b, services),
     // v1: private networks and racks.
-    "infra.listPrivateNetworks" => |r, b| list(r, b, networks::networks, networks::list_item),
+    "infra.listPrivateNetworks" => |r, b| list(r, b, private_networks_page, networks::list_item),
     "infra.createPrivateNetwork" => |r, b| one(r, b, networks::created),
     "infra.getPrivateNetwork" => |r, b| one(r, b, network_501),
     "infra.deletePrivateNetwork" => |r, b| one(r, b, message),

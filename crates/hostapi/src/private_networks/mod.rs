@@ -6,9 +6,12 @@ pub(crate) mod read;
 
 pub use model::*;
 
+use futures::FutureExt;
+
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{BareMetalId, PrivateNetworkId};
+use crate::paging::Page;
 use crate::wait::{Poll, WaitOptions, poll_until};
 use crate::{Client, Error, validate};
 
@@ -56,19 +59,42 @@ impl PrivateNetworks {
     /// with [`get`](Self::get) for them.
     ///
     /// The answer carries `_metadata {totalCount, limit, offset}` but the documents give
-    /// the call no paging parameters, so none is sent: one request, whose answer is the
-    /// list (a `totalCount` above it is logged as a warning).
+    /// the call no paging parameters, so the first request sends none; when its
+    /// `totalCount` says there are more networks than it carries, the rest are fetched
+    /// with the `limit`/`offset` the `_metadata` mirrors, by the crate's pager (see
+    /// [`List::page_size`]).
     pub fn list(&self) -> List<PrivateNetwork> {
         let handle = self.handle.clone();
-        List::once(async move {
-            let infra = handle.infra();
-            let answer = handle
-                .call("listPrivateNetworks", || {
-                    infra.list_private_networks().send()
-                })
-                .await?;
-            answer.list(read::networks, read::list_item)
-        })
+        List::paged(
+            move |offset, limit| {
+                let handle = handle.clone();
+                async move {
+                    let infra = handle.infra();
+                    let answer = handle
+                        .call("listPrivateNetworks", || {
+                            let request = infra.list_private_networks();
+                            if offset == 0 {
+                                request.send()
+                            } else {
+                                request.limit(limit).offset(offset).send()
+                            }
+                        })
+                        .await?;
+                    let mut total_count = None;
+                    let listing = answer.list(
+                        |cx, body| read::networks(cx, body, &mut total_count),
+                        read::list_item,
+                    )?;
+                    Ok(Page {
+                        listing,
+                        total_count,
+                        call: answer.call,
+                    })
+                }
+                .boxed()
+            },
+            |network| network.id.to_string(),
+        )
     }
 
     /// Creates a private network (the call takes no parameters, so no name can be

@@ -10,23 +10,17 @@ use crate::read::shapes::{list_metadata, list_under};
 use crate::read::text::{self, Reading};
 use crate::read::{Cx, FieldError, Fields, Json};
 
-/// `{_metadata:{totalCount,…}, privateNetworks:[…]}`: where the networks are. The
-/// documents give this call no paging parameters, so the answer is all there is; a
-/// `totalCount` above what it carries is logged.
-pub(crate) fn networks<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+/// `{_metadata:{totalCount,…}, privateNetworks:[…]}`: where the networks are, and
+/// the `totalCount` (into `total`) the pager follows.
+pub(crate) fn networks<'a>(
+    cx: &mut Cx,
+    body: Json<'a>,
+    total: &mut Option<u64>,
+) -> Result<Records<'a>, FieldError> {
     cx.object(body, |f| {
-        let (total, metadata) = list_metadata(f);
+        let (count, metadata) = list_metadata(f);
+        *total = count;
         let records = list_under(f, "privateNetworks")?;
-        if let Some(total) = total
-            && total > records.len() as u64
-        {
-            tracing::warn!(
-                total_count = total,
-                received = records.len(),
-                "hostapi: the service counts more private networks than it sent; the \
-                 documents give no way to ask for the rest"
-            );
-        }
         let mut extra = f.rest();
         extra.extend(metadata);
         Ok(Records {
