@@ -4,9 +4,11 @@
 //! Each scenario works on its own servers (by dataset index), so scenarios can share a
 //! simulator in any order.
 
+use std::net::IpAddr;
+
 use hostapi::{
-    BareMetalId, BareMetalPowerState, InstallPartition, InstallRequest, IpUpdate, NewDhcpLease,
-    OperatingSystemId, PartitionLayout, RescueImageId, ServerKind, SwitchPortStatus,
+    BareMetalId, BareMetalPowerState, InstallPartition, InstallRequest, IpUpdate, MacAddress,
+    NewDhcpLease, OperatingSystemId, PartitionLayout, RescueImageId, ServerKind, SwitchPortStatus,
 };
 use hostapi_sim::{INSTALL_SECS, RESCUE_SECS};
 
@@ -38,13 +40,13 @@ pub(crate) async fn bare_metal_servers(env: &Env) {
         detail.location.is_some()
             && detail.hardware.is_some()
             && detail.network.is_some()
-            && detail.hosting_pack.is_some()
+            && detail.contract.is_some()
             && detail.sla.is_some(),
         "{detail:?}"
     );
 
     let answered = bare_metals
-        .set_reference(&id, "e2e reference")
+        .update(&id, "e2e reference")
         .await
         .expect("set reference");
     assert_eq!(answered.reference.as_deref(), Some("e2e reference"));
@@ -53,11 +55,11 @@ pub(crate) async fn bare_metal_servers(env: &Env) {
     let relisted = bare_metals.list().await.expect("list");
     assert_eq!(relisted[1].reference.as_deref(), Some("e2e reference"));
     // An empty reference clears it.
-    let cleared = bare_metals.set_reference(&id, "").await.expect("clear");
+    let cleared = bare_metals.update(&id, "").await.expect("clear");
     assert_eq!(cleared.reference, None);
     assert_eq!(bare_metals.get(&id).await.expect("get").reference, None);
     bare_metals
-        .set_reference(&id, "e2e reference")
+        .update(&id, "e2e reference")
         .await
         .expect("set reference");
 
@@ -112,51 +114,51 @@ pub(crate) async fn bare_metal_ips(env: &Env) {
     let list = ips.list().await.expect("list ips");
     assert_eq!(list.len(), 4, "{list:?}");
     for ip in &list {
-        let one = ips.get(&ip.ip.to_string()).await.expect("get ip");
+        let one = ips.get(ip.ip).await.expect("get ip");
         assert_eq!(&one, ip, "the single view is the list's record");
         let owner = one.server.as_ref().expect("the server it is assigned to");
         assert_eq!(owner.id.as_deref(), Some("20004"));
     }
 
-    let address = list[1].ip.to_string();
+    let address = list[1].ip;
     let name = "bm-e2e.example.com";
     let answered = ips
-        .update(&address, &IpUpdate::ReverseLookup(name.into()))
+        .update(address, &IpUpdate::ReverseDns(name.into()))
         .await
         .expect("set reverse lookup");
-    assert_eq!(answered.reverse_lookup.as_deref(), Some(name));
-    let read = ips.get(&address).await.expect("get");
-    assert_eq!(read.reverse_lookup.as_deref(), Some(name));
+    assert_eq!(answered.reverse_dns.as_deref(), Some(name));
+    let read = ips.get(address).await.expect("get");
+    assert_eq!(read.reverse_dns.as_deref(), Some(name));
 
     for routed in [true, false] {
         let answered = ips
-            .update(&address, &IpUpdate::NullRouted(routed))
+            .update(address, &IpUpdate::NullRouted(routed))
             .await
             .expect("null routing");
         assert_eq!(answered.null_routed, Some(routed));
-        let read = ips.get(&address).await.expect("get");
+        let read = ips.get(address).await.expect("get");
         assert_eq!(read.null_routed, Some(routed));
-        assert_eq!(read.reverse_lookup.as_deref(), Some(name), "kept");
+        assert_eq!(read.reverse_dns.as_deref(), Some(name), "kept");
     }
 
     // `/v1/ips/{ip}` reaches the same IP.
-    let other = list[2].ip.to_string();
+    let other = list[2].ip;
     let name = "ips-e2e.example.com";
     let answered = env
         .client
         .ips()
-        .update(&other, &IpUpdate::ReverseLookup(name.into()))
+        .update(other, &IpUpdate::ReverseDns(name.into()))
         .await
         .expect("update ip");
-    assert_eq!(answered.reverse_lookup.as_deref(), Some(name));
+    assert_eq!(answered.reverse_dns.as_deref(), Some(name));
     let owner = answered
         .server
         .as_ref()
         .expect("the server it is assigned to");
     assert_eq!(owner.id.as_deref(), Some("20004"));
     assert_eq!(owner.kind, Some(ServerKind::BareMetal));
-    let read = ips.get(&other).await.expect("get");
-    assert_eq!(read.reverse_lookup.as_deref(), Some(name));
+    let read = ips.get(other).await.expect("get");
+    assert_eq!(read.reverse_dns.as_deref(), Some(name));
     // Both views describe the same IP alike.
     assert_eq!(
         (&answered.billing, &answered.gateway, &answered.netmask),
@@ -164,10 +166,10 @@ pub(crate) async fn bare_metal_ips(env: &Env) {
     );
     env.client
         .ips()
-        .update(&other, &IpUpdate::NullRouted(true))
+        .update(other, &IpUpdate::NullRouted(true))
         .await
         .expect("null route");
-    assert_eq!(ips.get(&other).await.expect("get").null_routed, Some(true));
+    assert_eq!(ips.get(other).await.expect("get").null_routed, Some(true));
 }
 
 /// DHCP leases: list and read the lease a server starts with; delete it; create one;
@@ -185,46 +187,46 @@ pub(crate) async fn bare_metal_leases(env: &Env) {
     let leases = env.client.bare_metals().leases(&id);
 
     let list = leases.list().await.expect("list leases");
-    assert_eq!(list.leases.len(), 1, "{list:?}");
-    assert_eq!(list.total_count, Some(1));
-    assert_eq!(list.leases[0].mac.as_deref(), Some(mac.as_str()));
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert!(list.is_complete(), "{list:?}");
+    assert_eq!(list[0].mac, mac);
     let one = leases.get(&mac).await.expect("get lease");
-    assert_eq!(one, list.leases[0]);
+    assert_eq!(one, list[0]);
     // MACs are matched whatever their letter case.
-    let shouted = leases.get(&mac.to_uppercase()).await.expect("get lease");
+    let shouted = MacAddress::new(mac.as_str().to_uppercase()).expect("a MAC address");
+    let shouted = leases.get(&shouted).await.expect("get lease");
     assert_eq!(shouted, one);
 
     leases.delete(&mac).await.expect("delete lease");
     service_error(leases.get(&mac).await, "getBareMetalLease", 404);
-    assert!(leases.list().await.expect("list").leases.is_empty());
+    assert!(leases.list().await.expect("list").is_empty());
 
-    let new = NewDhcpLease {
-        boot_file_name: "http://boot.example.net/e2e.ipxe".into(),
-        boot_server: "10.0.0.5".into(),
-        dns_server: "10.0.0.53".into(),
-    };
+    let new = NewDhcpLease::new(
+        "http://boot.example.net/e2e.ipxe",
+        IpAddr::from([10, 0, 0, 5]),
+        IpAddr::from([10, 0, 0, 53]),
+    );
     leases.create(&new).await.expect("create lease");
     let created = leases.get(&mac).await.expect("get lease");
-    assert_eq!(created.mac.as_deref(), Some(mac.as_str()));
+    assert_eq!(created.mac, mac);
     let values: Vec<&str> = created
         .options
         .iter()
         .filter_map(|o| o.value.as_deref())
         .collect();
     for wanted in [
-        new.boot_file_name.as_str(),
-        new.boot_server.as_str(),
-        new.dns_server.as_str(),
+        new.boot_file_name.clone(),
+        new.boot_server.to_string(),
+        new.dns_server.to_string(),
     ] {
-        assert!(values.contains(&wanted), "{wanted} in {values:?}");
+        assert!(values.contains(&wanted.as_str()), "{wanted} in {values:?}");
     }
     let list = leases.list().await.expect("list");
-    assert_eq!(list.leases, [created]);
+    assert_eq!(list.items(), [created]);
 
     leases.delete_all().await.expect("delete all leases");
     let list = leases.list().await.expect("list");
-    assert!(list.leases.is_empty(), "{list:?}");
-    assert_eq!(list.total_count, Some(0));
+    assert!(list.is_empty() && list.is_complete(), "{list:?}");
 }
 
 /// Installation: one server with a partition layout and software RAID (the form the
@@ -241,7 +243,8 @@ pub(crate) async fn bare_metal_install(env: &Env) {
     let schema = env
         .client
         .catalog()
-        .get_partition_schema(&os, &laid_out)
+        .operating_systems()
+        .partition_schema(&os, &laid_out)
         .await
         .expect("partition schema");
     assert_eq!(schema.disks.len(), 2, "{schema:?}");
@@ -258,6 +261,17 @@ pub(crate) async fn bare_metal_install(env: &Env) {
         .bootable(0);
     let with_layout = InstallRequest::new(os.clone()).hdd(layout).raid(1, 2);
 
+    // The status before each installation: the waiters prove the installation from it.
+    let mut before = Vec::new();
+    for id in [&laid_out, &raid_only, &plain] {
+        let status = bare_metals
+            .installation_status(id)
+            .await
+            .expect("installation status");
+        assert!(status.is_idle(), "{status:?}");
+        before.push(status);
+    }
+
     let started = env.sim.sim_time();
     bare_metals
         .install(&laid_out, &with_layout)
@@ -273,9 +287,9 @@ pub(crate) async fn bare_metal_install(env: &Env) {
         .expect("install");
     let options = waits();
     let (first, second, third) = tokio::join!(
-        bare_metals.wait_installed(&laid_out, &options),
-        bare_metals.wait_installed(&raid_only, &options),
-        bare_metals.wait_installed(&plain, &options),
+        bare_metals.wait_installed(&laid_out, &before[0], &options),
+        bare_metals.wait_installed(&raid_only, &before[1], &options),
+        bare_metals.wait_installed(&plain, &before[2], &options),
     );
     let finished = env.sim.sim_time();
     for status in [first, second, third] {
@@ -311,7 +325,7 @@ pub(crate) async fn bare_metal_rescue(env: &Env) {
         .await
         .expect("rescue");
     let ready = bare_metals
-        .wait_rescue_ready(&id, &waits())
+        .wait_rescue_ready(&id, &before, &waits())
         .await
         .expect("rescue ready");
     assert!(env.sim.sim_time() - started >= RESCUE_SECS);

@@ -13,14 +13,11 @@ use crate::support::{Env, waits};
 /// The simulator's operation name of the list call.
 const LIST: &str = "GET /cloud/v2/virtualServers";
 
-/// Every server of the list, in one page.
+/// Every server of the list, in one page; every record readable.
 async fn all_servers(env: &Env) -> Vec<CloudServer> {
-    env.client
-        .cloud_servers()
-        .list()
-        .collect_all()
-        .await
-        .expect("list")
+    let listing = env.client.cloud_servers().list().await.expect("list");
+    assert!(listing.is_complete(), "{:?}", listing.unreadable());
+    listing.into_items()
 }
 
 /// The list collected at once, and streamed seven servers a page: the same servers in
@@ -56,7 +53,7 @@ pub(crate) async fn cloud_server_details(env: &Env) {
     assert_eq!(&server, listed, "the single view is the list's record");
 
     let answered = servers
-        .set_reference(&id, "e2e cloud reference")
+        .update(&id, "e2e cloud reference")
         .await
         .expect("set reference");
     assert_eq!(answered.reference.as_deref(), Some("e2e cloud reference"));
@@ -64,16 +61,17 @@ pub(crate) async fn cloud_server_details(env: &Env) {
     assert_eq!(read.reference.as_deref(), Some("e2e cloud reference"));
     assert_eq!(read.state, server.state, "nothing else changed");
 
-    let credentials = servers
-        .credentials(&id, CredentialType::OperatingSystem)
+    let credentials = servers.credentials(&id);
+    let listed = credentials
+        .list(CredentialType::OperatingSystem)
         .await
         .expect("credentials");
-    assert!(!credentials.is_empty());
-    for credential in &credentials {
+    assert!(!listed.is_empty());
+    for credential in &listed {
         assert_eq!(credential.credential_type, CredentialType::OperatingSystem);
         assert!(credential.password.is_none(), "lists carry no password");
-        let one = servers
-            .credential(&id, CredentialType::OperatingSystem, &credential.username)
+        let one = credentials
+            .get(CredentialType::OperatingSystem, &credential.username)
             .await
             .expect("credential");
         assert_eq!(one.username, credential.username);
@@ -112,32 +110,43 @@ pub(crate) async fn cloud_server_power(env: &Env) {
         .clone();
 
     let started = env.sim.sim_time();
+    let job = servers.power_off(&id).await.expect("power off");
+    assert_eq!(
+        job.name.as_deref(),
+        Some("virtualServers.powerOff"),
+        "{job:?}"
+    );
     let stopped = servers
-        .power_off_and_wait(&id, waits())
+        .wait_state(&id, CloudServerState::Stopped, &waits())
         .await
-        .expect("power off");
+        .expect("stopped");
     assert!(env.sim.sim_time() - started >= CLOUD_POWER_SECS);
     assert_eq!(stopped.state, Some(CloudServerState::Stopped));
     let read = servers.get(&id).await.expect("get");
     assert_eq!(read.state, Some(CloudServerState::Stopped));
 
     let started = env.sim.sim_time();
+    servers.power_on(&id).await.expect("power on");
     let running = servers
-        .power_on_and_wait(&id, waits())
+        .wait_state(&id, CloudServerState::Running, &waits())
         .await
-        .expect("power on");
+        .expect("running");
     assert!(env.sim.sim_time() - started >= CLOUD_POWER_SECS);
     assert_eq!(running.state, Some(CloudServerState::Running));
     let read = servers.get(&id).await.expect("get");
     assert_eq!(read.state, Some(CloudServerState::Running));
 
     let started = env.sim.sim_time();
-    let rebooted = servers.reboot_and_wait(&id, waits()).await.expect("reboot");
+    let rebooted = servers
+        .reboot_and_wait(&id, &waits())
+        .await
+        .expect("reboot");
     assert!(env.sim.sim_time() - started >= 2.0 * CLOUD_POWER_SECS);
     assert_eq!(rebooted.state, Some(CloudServerState::Running));
 
-    let username = servers
-        .credentials(&id, CredentialType::OperatingSystem)
+    let credentials = servers.credentials(&id);
+    let username = credentials
+        .list(CredentialType::OperatingSystem)
         .await
         .expect("credentials")
         .first()
@@ -146,8 +155,8 @@ pub(crate) async fn cloud_server_power(env: &Env) {
         .clone();
     let password = |c: hostapi::Credential| c.password.expect("a password");
     let before = password(
-        servers
-            .credential(&id, CredentialType::OperatingSystem, &username)
+        credentials
+            .get(CredentialType::OperatingSystem, &username)
             .await
             .expect("credential"),
     );
@@ -159,14 +168,14 @@ pub(crate) async fn cloud_server_power(env: &Env) {
         "{job:?}"
     );
     let reinstalled = servers
-        .wait_for_state(&id, CloudServerState::Running, waits())
+        .wait_state(&id, CloudServerState::Running, &waits())
         .await
         .expect("running again");
     assert!(env.sim.sim_time() - started >= CLOUD_POWER_SECS + CLOUD_REINSTALL_SECS);
     assert_eq!(reinstalled.state, Some(CloudServerState::Running));
     let after = password(
-        servers
-            .credential(&id, CredentialType::OperatingSystem, &username)
+        credentials
+            .get(CredentialType::OperatingSystem, &username)
             .await
             .expect("credential"),
     );

@@ -2,7 +2,7 @@
 //! wrong CDN secret (403), each a typed [`hostapi::Error::Status`] with the service's
 //! error body parsed.
 
-use hostapi::{BareMetalId, CloudServerId, OriginId};
+use hostapi::{BareMetalId, CloudServerId, DomainName, OriginId};
 use serde_json::json;
 
 use crate::support::{Env, service_error};
@@ -25,7 +25,10 @@ pub(crate) async fn error_answers(env: &Env) {
     assert_eq!(error.details, Some(json!({})));
 
     // The rest of v1: `errorCode` a string.
-    let missing = client.domains().get("nothing-here-404.com").await;
+    let missing = client
+        .domains()
+        .get(&DomainName::new("nothing-here-404.com").expect("a domain name"))
+        .await;
     let error = service_error(missing, "getDomain", 404);
     assert_eq!(error.details, Some(json!({})));
 
@@ -42,7 +45,7 @@ pub(crate) async fn error_answers(env: &Env) {
     );
 
     // CDN.
-    let missing = client.cdn().origin(&OriginId::from(999u32)).await;
+    let missing = client.cdn().origins().get(&OriginId::from(999u32)).await;
     service_error(missing, "getOrigin", 404);
 
     // A wrong API key, on v1 and on cloud v2.
@@ -52,19 +55,24 @@ pub(crate) async fn error_answers(env: &Env) {
     let shown = format!("{refused:?} {}", refused.as_ref().unwrap_err());
     assert!(!shown.contains(WRONG), "the key shows: {shown}");
     service_error(refused, "listVirtualServers", 401);
-    let refused = intruder.cloud_servers().list().collect_all().await;
+    let refused = intruder.cloud_servers().list().collect().await;
     service_error(refused, "listVirtualServers", 401);
     // The CDN credentials of that client are right.
-    intruder.cdn().acl().await.expect("the CDN secret is right");
+    intruder
+        .cdn()
+        .acl()
+        .get()
+        .await
+        .expect("the CDN secret is right");
 
     // A wrong CDN secret.
     let intruder = env.client_with(env.sim.api_key(), WRONG);
-    let refused = intruder.cdn().acl().await;
+    let refused = intruder.cdn().acl().get().await;
     assert!(matches!(&refused, Err(e) if e.is_auth()), "{refused:?}");
     let shown = format!("{refused:?} {}", refused.as_ref().unwrap_err());
     assert!(!shown.contains(WRONG), "the secret shows: {shown}");
     service_error(refused, "getAcl", 403);
-    let refused = intruder.cdn().origins().await;
+    let refused = intruder.cdn().origins().list().await;
     service_error(refused, "listOrigins", 403);
     // Its API key is right.
     intruder

@@ -2,7 +2,7 @@
 //! records, private racks and their IPs, the catalogues, private networks.
 
 use hostapi::{
-    DnsRecordType, DnsRecordUpdate, IpUpdate, NetworkMemberStatus, NewDnsRecord, OperatingSystemId,
+    DnsRecordType, DomainName, IpUpdate, NetworkMemberStatus, NewDnsRecord, OperatingSystemId,
     PrivateNetworkId, PrivateRackId, VirtualServerId, VirtualServerState,
 };
 use hostapi_sim::MEMBER_TRANSITION_SECS;
@@ -21,7 +21,7 @@ pub(crate) async fn v1_virtual_servers(env: &Env) {
     let id = VirtualServerId::from(100_004u32);
     let server = servers.get(&id).await.expect("get");
     assert_eq!(server, list[3], "the single view is the list's record");
-    assert!(server.name.is_some() && !server.ip_addresses.is_empty());
+    assert!(server.name.is_some() && !server.ips.is_empty());
 
     let job = servers.power_off(&id).await.expect("power off");
     assert!(!job.id.as_str().is_empty());
@@ -33,32 +33,32 @@ pub(crate) async fn v1_virtual_servers(env: &Env) {
     assert_eq!(state, Some(VirtualServerState::Running));
 
     // `/v1/ips/{ip}` reaches the server's IPs too.
-    let address = server.ip_addresses[0].ip;
+    let address = server.ips[0].ip;
     let name = "vs-e2e.example.com";
     let answered = env
         .client
         .ips()
-        .update(&address.to_string(), &IpUpdate::ReverseLookup(name.into()))
+        .update(address, &IpUpdate::ReverseDns(name.into()))
         .await
         .expect("update ip");
-    assert_eq!(answered.reverse_lookup.as_deref(), Some(name));
+    assert_eq!(answered.reverse_dns.as_deref(), Some(name));
     assert_eq!(
         answered.server.as_ref().and_then(|s| s.id.as_deref()),
         Some("100004")
     );
     env.client
         .ips()
-        .update(&address.to_string(), &IpUpdate::NullRouted(true))
+        .update(address, &IpUpdate::NullRouted(true))
         .await
         .expect("null route");
     let read = servers.get(&id).await.expect("get");
     let assignment = read
-        .ip_addresses
+        .ips
         .iter()
         .find(|a| a.ip == address)
         .expect("the IP is still assigned");
     assert_eq!(assignment.reverse_dns.as_deref(), Some(name));
-    assert!(assignment.null_routed);
+    assert_eq!(assignment.null_routed, Some(true));
 
     servers.reboot(&id).await.expect("reboot");
     servers.reinstall(&id).await.expect("reinstall");
@@ -72,9 +72,9 @@ pub(crate) async fn domains_and_dns_records(env: &Env) {
     let domains = env.client.domains();
     let list = domains.list().await.expect("list domains");
     assert_eq!(list.len(), 20);
-    assert_eq!(list[0].name, "acme-1.com");
+    assert_eq!(list[0].name.as_str(), "acme-1.com");
 
-    let name = "acme-1.com";
+    let name = &DomainName::new("acme-1.com").expect("a domain name");
     let domain = domains.get(name).await.expect("get domain");
     assert_eq!(domain, list[0]);
     assert_eq!(domain.editable, Some(true));
@@ -119,11 +119,16 @@ pub(crate) async fn domains_and_dns_records(env: &Env) {
     assert_eq!(
         (
             &created.name,
-            &created.record_type,
+            created.record_type.as_ref(),
             &created.content,
             created.priority
         ),
-        (&new.name, &new.record_type, &new.content, new.priority)
+        (
+            &new.name,
+            Some(&new.record_type),
+            &new.content,
+            new.priority
+        )
     );
     assert_eq!(records.get(&created.id).await.expect("get"), created);
     let listed = records.list().await.expect("list");
@@ -131,7 +136,7 @@ pub(crate) async fn domains_and_dns_records(env: &Env) {
     assert!(listed.contains(&created), "{listed:?}");
 
     let update =
-        DnsRecordUpdate::new("mail3.acme-1.com", DnsRecordType::Mx, "mx2.example.net").priority(20);
+        NewDnsRecord::new("mail3.acme-1.com", DnsRecordType::Mx, "mx2.example.net").priority(20);
     let updated = records
         .update(&created.id, &update)
         .await
@@ -140,13 +145,13 @@ pub(crate) async fn domains_and_dns_records(env: &Env) {
     assert_eq!(
         (
             &updated.name,
-            &updated.record_type,
+            updated.record_type.as_ref(),
             &updated.content,
             updated.priority
         ),
         (
             &update.name,
-            &update.record_type,
+            Some(&update.record_type),
             &update.content,
             update.priority
         )
@@ -157,7 +162,7 @@ pub(crate) async fn domains_and_dns_records(env: &Env) {
     let gone = records.get(&created.id).await;
     assert!(matches!(&gone, Err(e) if e.is_not_found()), "{gone:?}");
     service_error(gone, "getDnsRecord", 404);
-    assert_eq!(records.list().await.expect("list"), before);
+    assert_eq!(records.list().await.expect("list").items(), before.items());
 }
 
 /// Private racks: list, read, their IPs (list, read, reverse lookup and null routing
@@ -180,25 +185,25 @@ pub(crate) async fn private_racks(env: &Env) {
     let ips = racks.ips(&rack);
     let listed = ips.list().await.expect("list rack ips");
     assert!(listed.len() >= 2, "{listed:?}");
-    let ip = listed[1].ip.to_string();
-    let one = ips.get(&ip).await.expect("get rack ip");
+    let ip = listed[1].ip;
+    let one = ips.get(ip).await.expect("get rack ip");
     assert_eq!(one.ip, listed[1].ip);
     assert_eq!(one.private_rack_id.as_ref(), Some(&rack));
 
     let name = "rack-e2e.example.com";
     let answered = ips
-        .update(&ip, &IpUpdate::ReverseLookup(name.into()))
+        .update(ip, &IpUpdate::ReverseDns(name.into()))
         .await
         .expect("set reverse lookup");
-    assert_eq!(answered.reverse_lookup.as_deref(), Some(name));
-    let read = ips.get(&ip).await.expect("get");
-    assert_eq!(read.reverse_lookup.as_deref(), Some(name));
+    assert_eq!(answered.reverse_dns.as_deref(), Some(name));
+    let read = ips.get(ip).await.expect("get");
+    assert_eq!(read.reverse_dns.as_deref(), Some(name));
 
     let routed = !one.null_routed.unwrap_or(false);
-    ips.update(&ip, &IpUpdate::NullRouted(routed))
+    ips.update(ip, &IpUpdate::NullRouted(routed))
         .await
         .expect("null route");
-    assert_eq!(ips.get(&ip).await.expect("get").null_routed, Some(routed));
+    assert_eq!(ips.get(ip).await.expect("get").null_routed, Some(routed));
     let relisted = ips.list().await.expect("list");
     assert_eq!(relisted[1].null_routed, Some(routed));
 
@@ -217,11 +222,12 @@ pub(crate) async fn private_racks(env: &Env) {
 /// schema and the service list.
 pub(crate) async fn catalogue(env: &Env) {
     let catalog = env.client.catalog();
-    let images = catalog.list_rescue_images().await.expect("rescue images");
+    let images = catalog.rescue_images().list().await.expect("rescue images");
     let ids: Vec<&str> = images.iter().map(|i| i.id.as_str()).collect();
     assert_eq!(ids, ["121", "122", "123", "124"]);
 
-    let systems = catalog.list_operating_systems().await.expect("systems");
+    let operating_systems = catalog.operating_systems();
+    let systems = operating_systems.list().await.expect("systems");
     let mut ids: Vec<u32> = systems
         .iter()
         .map(|os| os.id.as_str().parse().expect("numeric id"))
@@ -232,31 +238,28 @@ pub(crate) async fn catalogue(env: &Env) {
         [9, 135, 176, 178, 180, 190, 201, 205, 210, 211, 230, 231]
     );
     for os in &systems {
-        let one = catalog
-            .get_operating_system(&os.id)
-            .await
-            .expect("get system");
+        let one = operating_systems.get(&os.id).await.expect("get system");
         assert_eq!(&one, os);
-        let panels = catalog.list_control_panels(&os.id).await.expect("panels");
-        if os.name.contains("FreeBSD") {
-            assert!(panels.is_empty(), "{}: {panels:?}", os.name);
+        let name = os.name.as_deref().expect("a name");
+        let control_panels = operating_systems.control_panels(&os.id);
+        let panels = control_panels.list().await.expect("panels");
+        if name.contains("FreeBSD") {
+            assert!(panels.is_empty(), "{name}: {panels:?}");
         }
         for panel in &panels {
-            let one = catalog
-                .get_control_panel(&os.id, &panel.id)
-                .await
-                .expect("get panel");
+            let one = control_panels.get(&panel.id).await.expect("get panel");
             assert_eq!(&one, panel);
         }
     }
-    let with_panels = catalog
-        .list_control_panels(&OperatingSystemId::from(205u32))
+    let with_panels = operating_systems
+        .control_panels(&OperatingSystemId::from(205u32))
+        .list()
         .await
         .expect("panels");
     assert!(!with_panels.is_empty());
 
-    let schema = catalog
-        .get_partition_schema(&OperatingSystemId::from(205u32), &20_001u32.into())
+    let schema = operating_systems
+        .partition_schema(&OperatingSystemId::from(205u32), &20_001u32.into())
         .await
         .expect("partition schema");
     assert!(!schema.disks.is_empty(), "{schema:?}");
@@ -273,7 +276,7 @@ pub(crate) async fn catalogue(env: &Env) {
         "{suggestion:?}"
     );
 
-    let services = catalog.list_services().await.expect("services");
+    let services = catalog.services().get().await.expect("services");
     assert!(
         services.as_json().is_object() || services.as_json().is_array(),
         "{:?}",
@@ -368,7 +371,7 @@ pub(crate) async fn private_networks(env: &Env) {
         assert!(listed.iter().any(|n| &n.id == id), "{id} in {listed:?}");
         networks.delete(id).await.expect("delete network");
     }
-    assert_eq!(networks.list().await.expect("list"), list);
+    assert_eq!(networks.list().await.expect("list").items(), list.items());
 }
 
 /// The simulator's operation name of the private network list.

@@ -17,10 +17,11 @@ async fn a_sub_customer_upsert_applies_what_it_accepts() {
     let cdn = env.client.cdn();
     let number = CustomerNumber::new(format!("{}07", env.sim.cdn_customer())).expect("a number");
     let update = SubCustomerUpdate::new().active(true).reseller(true);
-    if cdn.upsert_sub_customer(&number, &update).await.is_ok() {
-        let read = cdn.sub_customer(&number).await.expect("read back");
-        assert_eq!(read.len(), 1, "{read:?}");
-        assert_eq!(read[0].reseller, Some(true), "{read:?}");
+    let subs = cdn.sub_customers();
+    if subs.update(&number, &update).await.is_ok() {
+        let read = subs.get(&number).await.expect("read back");
+        assert_eq!(read.customer_number, number, "{read:?}");
+        assert_eq!(read.reseller, Some(true), "{read:?}");
     }
     env.sim.shutdown().await;
 }
@@ -32,17 +33,14 @@ async fn a_rack_ip_costs_the_same_in_every_view() {
     let env = Env::start().await;
     let rack = PrivateRackId::from(7003u32);
     let ips = env.client.private_racks().ips(&rack);
-    let first = ips.list().await.expect("list")[0].ip.to_string();
+    let first = ips.list().await.expect("list")[0].ip;
     let answered = env
         .client
         .ips()
-        .update(
-            &first,
-            &IpUpdate::ReverseLookup("rack-view.example.com".into()),
-        )
+        .update(first, &IpUpdate::ReverseDns("rack-view.example.com".into()))
         .await
         .expect("update ip");
-    let read = ips.get(&first).await.expect("get");
+    let read = ips.get(first).await.expect("get");
     assert_eq!(
         answered.billing.as_ref().and_then(|b| b.monthly_price),
         read.billing.as_ref().and_then(|b| b.monthly_price)

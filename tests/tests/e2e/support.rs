@@ -11,9 +11,12 @@ use hostapi_sim::{Sim, SimConfig};
 pub(crate) const SEED: u64 = 20_240_601;
 
 /// Simulated seconds per real second. An installation (300 simulated seconds) lasts
-/// 150 ms, a rescue boot 60 ms, a private network member transition 30 ms, a cloud
-/// power phase 2.5 ms, a purge 5 ms.
-pub(crate) const TIME_SCALE: f64 = 2000.0;
+/// 3 s, a rescue boot 1.2 s, a private network member transition 600 ms, a cloud power
+/// phase 50 ms, a purge 100 ms. Waiters poll at most every 100 ms
+/// ([`WaitOptions::MIN_INTERVAL`]) and prove the transition they wait for (a reboot
+/// waiter must see the server leave RUNNING), so a transition must outlast a poll or
+/// two, even on a loaded machine.
+pub(crate) const TIME_SCALE: f64 = 100.0;
 
 /// Bound of one HTTP request.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
@@ -59,21 +62,23 @@ impl Env {
 }
 
 /// A client of `sim` with the given credentials; retries off, so every call is one
-/// request and an error surfaces as the simulator answered it.
+/// request and an error surfaces as the simulator answered it; strict, so a field of an
+/// answer the facade cannot read fails the call instead of becoming a warning.
 fn client_with(sim: &Sim, api_key: &str, cdn_secret: &str) -> Client {
     hostapi_tests::sim_client_builder(sim, api_key, cdn_secret)
         .retry_policy(RetryPolicy::never())
+        .strict(true)
         .timeout(REQUEST_TIMEOUT)
         .build()
         .expect("the client builds")
 }
 
-/// Polls every 5 ms, for at most 20 s: the longest transition (an installation) takes
-/// 150 ms at [`TIME_SCALE`].
+/// Polls as often as a waiter allows ([`WaitOptions::MIN_INTERVAL`]), for at most 30 s:
+/// the longest transition (an installation) takes 3 s at [`TIME_SCALE`].
 pub(crate) fn waits() -> WaitOptions {
     WaitOptions::new()
-        .interval(Duration::from_millis(5))
-        .timeout(Duration::from_secs(20))
+        .interval(WaitOptions::MIN_INTERVAL)
+        .timeout(Duration::from_secs(30))
 }
 
 /// A calendar day.
@@ -95,11 +100,8 @@ pub(crate) fn service_error<T: std::fmt::Debug>(
         Err(error) => error,
     };
     match &error {
-        Error::Status {
-            operation: op,
-            status: got,
-            body,
-        } if *op == operation && *got == status => {
+        Error::Status(answer) if answer.call.operation == operation && answer.status == status => {
+            let body = &answer.body;
             let service = body
                 .service_error()
                 .unwrap_or_else(|| panic!("{operation}: not a service error body: {body:?}"))
