@@ -58,13 +58,14 @@ async fn main() -> Result<(), Error> {
                 .unwrap_or_default();
             println!(
                 "  disks: {} x {size} {}",
-                disk.count,
+                disk.count.map_or_else(|| "?".to_owned(), |c| c.to_string()),
                 disk.kind.as_deref().unwrap_or("")
             );
         }
     }
     if let Some(network) = &server.network {
-        println!("  MACs: {}", network.mac_addresses.join(", "));
+        let macs: Vec<&str> = network.mac_addresses.iter().map(|m| m.as_str()).collect();
+        println!("  MACs: {}", macs.join(", "));
     }
 
     let power = bare_metals.power_status(&id).await?;

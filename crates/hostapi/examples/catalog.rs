@@ -11,30 +11,43 @@ use hostapi::PartitionSize;
 async fn main() -> Result<(), hostapi::Error> {
     let client = hostapi::Client::from_env()?;
     let catalog = client.catalog();
-    let systems = catalog.list_operating_systems().await?;
+    let operating_systems = catalog.operating_systems();
+    let systems = operating_systems.list().await?;
     println!("Operating systems:");
     for os in &systems {
-        let panels = catalog.list_control_panels(&os.id).await?;
-        let names: Vec<_> = panels.iter().map(|p| p.name.as_str()).collect();
-        println!("  {:>6}  {}  [{}]", os.id, os.name, names.join(", "));
+        let panels = operating_systems.control_panels(&os.id).list().await?;
+        let names: Vec<_> = panels
+            .iter()
+            .map(|p| p.name.as_deref().unwrap_or("?"))
+            .collect();
+        let name = os.name.as_deref().unwrap_or("?");
+        println!("  {:>6}  {name}  [{}]", os.id, names.join(", "));
     }
     println!("Rescue images:");
-    for image in catalog.list_rescue_images().await? {
-        println!("  {:>6}  {}", image.id, image.name);
+    for image in catalog.rescue_images().list().await? {
+        println!(
+            "  {:>6}  {}",
+            image.id,
+            image.name.as_deref().unwrap_or("?")
+        );
     }
     if let (Some(server), Some(os)) = (std::env::args().nth(1), systems.first()) {
         let server: hostapi::BareMetalId = server.parse()?;
-        let schema = catalog.get_partition_schema(&os.id, &server).await?;
-        println!("Suggested partitions for {} on {server}:", os.name);
+        let schema = operating_systems.partition_schema(&os.id, &server).await?;
+        println!(
+            "Suggested partitions for {} on {server}:",
+            os.name.as_deref().unwrap_or("?")
+        );
         for partition in schema.suggestion.map(|s| s.partitions).unwrap_or_default() {
             let size = match partition.size {
-                PartitionSize::Megabytes(mb) => format!("{mb} MB"),
-                PartitionSize::Remainder => "rest of disk".to_owned(),
+                Some(PartitionSize::Megabytes(mb)) => format!("{mb} MB"),
+                Some(PartitionSize::Remainder) => "rest of disk".to_owned(),
+                _ => "?".to_owned(),
             };
             println!(
                 "  {}  {:<6} {:<12} {}",
                 partition.index,
-                partition.filesystem,
+                partition.filesystem.as_deref().unwrap_or("?"),
                 size,
                 partition.mountpoint.as_deref().unwrap_or("(none)")
             );

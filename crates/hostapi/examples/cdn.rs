@@ -1,6 +1,6 @@
 //! The CDN from the environment: the customer record, its origins and its access
-//! control list; with `purge <zone> <path>…`, also purges those files and shows the
-//! purge job's status.
+//! control list; with `purge <zone> <path>…`, also purges those files and waits until
+//! the purge job is done.
 //!
 //! ```sh
 //! export HOSTAPI_CDN_BASE_URL=https://cdn.example.com HOSTAPI_CDN_SECRET=… HOSTAPI_CDN_CUSTOMER=…
@@ -8,14 +8,14 @@
 //! cargo run -p hostapi --example cdn -- purge 1001 /index.html /css/site.css
 //! ```
 
-use hostapi::{Client, ZoneId};
+use hostapi::{Client, WaitOptions, ZoneId};
 
 #[tokio::main]
 async fn main() -> Result<(), hostapi::Error> {
     let client = Client::from_env()?;
     let cdn = client.cdn();
 
-    let customer = cdn.customer(20, 0).await?;
+    let customer = cdn.customers().get().await?;
     println!(
         "customer {} ({}), active: {:?}, reseller: {:?}, created {:?}",
         customer
@@ -31,7 +31,7 @@ async fn main() -> Result<(), hostapi::Error> {
         customer.created_at,
     );
 
-    for origin in cdn.origins().await? {
+    for origin in cdn.origins().list().await? {
         println!(
             "origin {} {:<12} {:<8} {}",
             origin.id,
@@ -41,7 +41,7 @@ async fn main() -> Result<(), hostapi::Error> {
         );
     }
 
-    let acl = cdn.acl().await?;
+    let acl = cdn.acl().get().await?;
     println!(
         "ACL: content get={} post={} delete={}; origins put={}",
         acl.content.get, acl.content.post, acl.content.delete, acl.origins.put
@@ -53,8 +53,9 @@ async fn main() -> Result<(), hostapi::Error> {
     {
         let zone = ZoneId::new(zone.as_str())?;
         let job = cdn.purge(&zone, paths).await?;
-        println!("purge job {job}");
-        for entry in cdn.purge_status(&zone, &job).await? {
+        println!("purge job {} of zone {}", job.id, job.zone);
+        let done = cdn.wait_purged(&zone, &job.id, &WaitOptions::new()).await?;
+        for entry in &done.entries {
             println!("  {}: {}", entry.url, entry.status);
         }
     }

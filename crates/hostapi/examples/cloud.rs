@@ -24,7 +24,7 @@ async fn main() -> Result<(), hostapi::Error> {
     while let Some(item) = stream.next().await {
         let server = match item {
             Ok(server) => server,
-            Err(error @ Error::Decode { .. }) => {
+            Err(error @ Error::Decode(_)) => {
                 eprintln!("skipped a server: {error}");
                 continue;
             }
@@ -46,7 +46,8 @@ async fn main() -> Result<(), hostapi::Error> {
 
     if let Some(id) = first {
         for credential in servers
-            .credentials(&id, CredentialType::OperatingSystem)
+            .credentials(&id)
+            .list(CredentialType::OperatingSystem)
             .await?
         {
             println!("{id}: operating system user {}", credential.username);
@@ -56,10 +57,13 @@ async fn main() -> Result<(), hostapi::Error> {
         let query =
             MetricsQuery::new(now - chrono::Duration::days(7), now).granularity(Granularity::Day);
         let traffic = servers.datatraffic(&id, &query).await?;
+        let total = |bytes: Option<rust_decimal::Decimal>| {
+            bytes.map_or_else(|| "too many".to_owned(), |b| b.to_string())
+        };
         println!(
             "{id}: {} bytes out, {} bytes in over the last 7 days",
-            traffic.outgoing.total_bytes(),
-            traffic.incoming.total_bytes()
+            total(traffic.outgoing.total_bytes()),
+            total(traffic.incoming.total_bytes())
         );
     }
 

@@ -35,7 +35,7 @@ async fn main() -> Result<(), hostapi::Error> {
             println!(
                 "  {:>8}  {:<6} {:<30} {}{priority}",
                 record.id,
-                record.record_type.as_wire(),
+                record.record_type.as_ref().map_or("?", |t| t.as_wire()),
                 record.name,
                 record.content
             );

@@ -33,14 +33,15 @@ async fn main() -> Result<(), hostapi::Error> {
     }
     let mut args = std::env::args().skip(1);
     if let (Some(ip), Some(name)) = (args.next(), args.next()) {
-        let updated = client
-            .ips()
-            .update(&ip, &IpUpdate::ReverseLookup(name))
-            .await?;
+        let ip: std::net::IpAddr = ip.parse().map_err(|e| hostapi::Error::InvalidInput {
+            argument: "ip".into(),
+            reason: format!("{e}"),
+        })?;
+        let updated = client.ips().update(ip, &IpUpdate::ReverseDns(name)).await?;
         println!(
             "{} → {}",
             updated.ip,
-            updated.reverse_lookup.unwrap_or_default()
+            updated.reverse_dns.unwrap_or_default()
         );
     }
     Ok(())

@@ -10,11 +10,7 @@ async fn main() -> Result<(), hostapi::Error> {
     let client = hostapi::Client::from_env()?;
     let servers = client.virtual_servers();
     for server in servers.list().await? {
-        let ips: Vec<String> = server
-            .ip_addresses
-            .iter()
-            .map(|a| a.ip.to_string())
-            .collect();
+        let ips: Vec<String> = server.ips.iter().map(|a| a.ip.to_string()).collect();
         println!(
             "{:>8}  {:<20} {:<8} {}",
             server.id,
