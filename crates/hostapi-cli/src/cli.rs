@@ -13,11 +13,13 @@ macro_rules! exit_codes {
     () => {
         "Exit codes:
   0   success
-  1   the API or the network failed (server error, bad answer, timeout)
+  1   the API or the network failed (server error, bad answer, timeout); nothing changed
   2   usage: a bad flag or argument (nothing was sent)
   3   authentication: missing or refused credentials
   4   not found
   5   a wait ended without reaching its goal (deadline, or a failed state)
+  6   outcome unknown: the answer to a change was lost, so the change may have been
+      applied; check before repeating it
   130 interrupted (Ctrl-C)"
     };
 }

@@ -13,6 +13,8 @@ pub(crate) const AUTH: u8 = 3;
 pub(crate) const NOT_FOUND: u8 = 4;
 /// A wait ended without reaching its goal.
 pub(crate) const WAIT: u8 = 5;
+/// A write whose answer was lost: the change may have been applied.
+pub(crate) const OUTCOME_UNKNOWN: u8 = 6;
 /// Interrupted by Ctrl-C.
 pub(crate) const INTERRUPTED: u8 = 130;
 
@@ -77,91 +79,110 @@ impl From<Error> for Failure {
             Error::InvalidInput { argument, .. } => match argument.as_str() {
                 "api_key" | "base_url" => (
                     AUTH,
-                    "set HOSTAPI_API_KEY and HOSTAPI_BASE_URL, pass --api-key/--base-url, add a profile to ~/.config/hostapi/config.toml, or try --sandbox".to_owned(),
+                    "set HOSTAPI_API_KEY and HOSTAPI_BASE_URL, pass --api-key/--base-url, add a profile to ~/.config/hostapi/config.toml, or try --sandbox",
                 ),
                 "cdn_secret" | "cdn_base_url" | "cdn_customer" => (
                     AUTH,
-                    "set HOSTAPI_CDN_SECRET, HOSTAPI_CDN_CUSTOMER and HOSTAPI_CDN_BASE_URL (or the matching flags), or try --sandbox".to_owned(),
+                    "set HOSTAPI_CDN_SECRET, HOSTAPI_CDN_CUSTOMER and HOSTAPI_CDN_BASE_URL (or the matching flags), or try --sandbox",
                 ),
-                _ => (USAGE, "check the value and try again; nothing was sent".to_owned()),
+                _ => (USAGE, "check the value and try again; nothing was sent"),
             },
-            Error::Status { status: 401, .. } => (
-                AUTH,
-                "the service refused the credentials: check the API key (HOSTAPI_API_KEY, --api-key or the profile; `hostapi config show` tells which is used)".to_owned(),
+            Error::Status(status) => status_outcome(status.status, status.call.operation),
+            Error::OutcomeUnknown(_) => (
+                OUTCOME_UNKNOWN,
+                "the change may have been applied: check (e.g. with `get` or `list`) before repeating the command",
             ),
-            Error::Status { status: 403, operation, .. } if CDN_OPERATIONS.contains(operation) => (
-                AUTH,
-                "the CDN refused the signed call: check the CDN secret and customer number (`hostapi config show`), and this machine's clock (signatures hold for 5 minutes)".to_owned(),
-            ),
-            Error::Status { status: 403, .. } => (
-                AUTH,
-                "the service refuses this request for this account or resource (its message says why); if it should be allowed, check the API key".to_owned(),
-            ),
-            Error::Status { status: 409, .. } => (
+            Error::Transport(_) => (
                 API,
-                "the resource is busy or already so (e.g. an installation runs): wait for it, then retry".to_owned(),
+                "check the base URL and the network; run with -v to see each call",
             ),
-            Error::Status { status: 400 | 422, .. } => (
+            Error::Redirect(_) => (
                 API,
-                "the service rejected a value; its message names the field".to_owned(),
+                "the server sends this request elsewhere, which is not followed: check the base URL",
             ),
-            Error::Status { status: 404, .. } => (NOT_FOUND, "check the id; `list` shows what exists".to_owned()),
-            Error::Status { status: 429, .. } => (API, "the service is rate limiting: wait a little and retry".to_owned()),
-            Error::Status { status, .. } if *status >= 500 => {
-                (API, "the service failed; retry later (calls were already retried where safe)".to_owned())
-            }
-            Error::Status { .. } => (API, "the service rejected the request".to_owned()),
-            Error::Transport { .. } | Error::Timeout { .. } => {
-                (API, "check the base URL and the network; run with -v to see each call".to_owned())
-            }
-            Error::Decode { .. } => (API, "the service answered something unexpected; run with -v and report it".to_owned()),
-            Error::Api { .. } => (API, "the service reports an error state for this resource".to_owned()),
-            Error::WaitTimeout { .. } => (WAIT, "the operation goes on in the background; check again later".to_owned()),
-            Error::WaitFailed { .. } => (WAIT, "inspect the resource with `get`".to_owned()),
-            _ => (API, "run with -v for details".to_owned()),
+            Error::AnswerTooLarge(_) | Error::Decode(_) | Error::Paging(_) => (
+                API,
+                "the service answered something unexpected; run with -v and report it",
+            ),
+            Error::Api(_) => (API, "the service reports an error state for this resource"),
+            Error::WaitTimeout(_) => (
+                WAIT,
+                "the operation goes on in the background; check again later",
+            ),
+            Error::WaitFailed(_) => (WAIT, "inspect the resource with `get`"),
+            _ => (API, "run with -v for details"),
         };
         Self {
             message,
-            hint: Some(hint),
+            hint: Some(hint.to_owned()),
             code,
         }
+    }
+}
+
+/// The exit code and hint of an error status of the operation `operation`.
+fn status_outcome(status: u16, operation: &str) -> (u8, &'static str) {
+    match status {
+        401 => (
+            AUTH,
+            "the service refused the credentials: check the API key (HOSTAPI_API_KEY, --api-key or the profile; `hostapi config show` tells which is used)",
+        ),
+        403 if CDN_OPERATIONS.contains(&operation) => (
+            AUTH,
+            "the CDN refused the signed call: check the CDN secret and customer number (`hostapi config show`), and this machine's clock (signatures hold for 5 minutes)",
+        ),
+        403 => (
+            AUTH,
+            "the service refuses this request for this account or resource (its message says why); if it should be allowed, check the API key",
+        ),
+        409 => (
+            API,
+            "the resource is busy or already so (e.g. an installation runs): wait for it, then retry",
+        ),
+        400 | 422 => (
+            API,
+            "the service rejected a value; its message names the field",
+        ),
+        404 => (NOT_FOUND, "check the id; `list` shows what exists"),
+        429 => (API, "the service is rate limiting: wait a little and retry"),
+        500.. => (
+            API,
+            "the service failed; retry later (calls were already retried where safe)",
+        ),
+        _ => (API, "the service rejected the request"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hostapi::ErrorBody;
-
-    fn status(operation: &'static str, status: u16) -> Failure {
-        Failure::from(Error::Status {
-            operation,
-            status,
-            body: ErrorBody::parse(br#"{"errorCode":"403","errorMessage":"no"}"#),
-        })
-    }
 
     #[test]
     fn statuses_map_to_codes_and_hints_that_fit() {
-        let refused = status("listVirtualServers", 401);
-        assert_eq!(refused.code, AUTH);
-        assert!(refused.hint.unwrap().contains("API key"));
-        let signature = status("getAcl", 403);
-        assert_eq!(signature.code, AUTH);
-        assert!(signature.hint.unwrap().contains("clock"));
-        let forbidden = status("updateDomainTtl", 403);
-        assert_eq!(forbidden.code, AUTH);
-        assert!(forbidden.hint.unwrap().contains("its message says why"));
-        assert_eq!(status("getBareMetal", 404).code, NOT_FOUND);
-        let busy = status("installBareMetal", 409);
-        assert_eq!(busy.code, API);
-        assert!(busy.hint.unwrap().contains("wait for it"));
-        assert_eq!(status("getBareMetal", 503).code, API);
+        let (code, hint) = status_outcome(401, "listVirtualServers");
+        assert_eq!(code, AUTH);
+        assert!(hint.contains("API key"));
+        let (code, hint) = status_outcome(403, "getAcl");
+        assert_eq!(code, AUTH);
+        assert!(hint.contains("clock"));
+        let (code, hint) = status_outcome(403, "updateDomainTtl");
+        assert_eq!(code, AUTH);
+        assert!(hint.contains("its message says why"));
+        assert_eq!(status_outcome(404, "getBareMetal").0, NOT_FOUND);
+        let (code, hint) = status_outcome(409, "installBareMetal");
+        assert_eq!(code, API);
+        assert!(hint.contains("wait for it"));
+        assert_eq!(status_outcome(503, "getBareMetal").0, API);
         let usage = Failure::from(Error::InvalidInput {
             argument: "ttl".into(),
             reason: "too small".into(),
         });
         assert_eq!(usage.code, USAGE);
         assert!(usage.hint.unwrap().contains("nothing was sent"));
+        let settings = Failure::from(Error::InvalidInput {
+            argument: "cdn_secret".into(),
+            reason: "missing".into(),
+        });
+        assert_eq!(settings.code, AUTH);
     }
 }

@@ -9,6 +9,7 @@ mod commands;
 mod config;
 mod confirm;
 mod failure;
+mod outcome;
 mod output;
 mod progress;
 mod sandbox;

@@ -5,6 +5,7 @@
 use std::io::{IsTerminal, Write};
 
 use comfy_table::{Attribute, Cell, Color, ContentArrangement, Table, presets};
+use hostapi::{DataUnit, Listing, RateUnit};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -82,8 +83,19 @@ impl Printer {
         emit(&table.to_string())
     }
 
-    /// Prints a list: its JSON array, or a table with the given columns.
+    /// Prints a list answer: the records that could be read (as [`Printer::items`]
+    /// does) and, on stderr, a warning for each record that could not.
     pub(crate) fn list<T: Serialize>(
+        &self,
+        listing: &Listing<T>,
+        columns: &[Column],
+    ) -> Result<(), Failure> {
+        warn_unreadable(listing);
+        self.items(listing, columns)
+    }
+
+    /// Prints records: their JSON array, or a table with the given columns.
+    pub(crate) fn items<T: Serialize>(
         &self,
         items: &[T],
         columns: &[Column],
@@ -93,22 +105,6 @@ impl Printer {
             return emit_json(&json);
         }
         self.table_of(&json, columns)
-    }
-
-    /// Prints a record that holds a list (a lease list with its metadata): its JSON as
-    /// it is, or a table of the array under `key` with the given columns.
-    pub(crate) fn list_at<T: Serialize + ?Sized>(
-        &self,
-        value: &T,
-        key: &str,
-        columns: &[Column],
-    ) -> Result<(), Failure> {
-        let json = self.to_json(value)?;
-        if self.is_json() {
-            return emit_json(&json);
-        }
-        let items = json.get(key).cloned().unwrap_or(Value::Array(Vec::new()));
-        self.table_of(&items, columns)
     }
 
     /// Prints JSON the CLI put together itself (`config show`): as it is, or as a
@@ -222,6 +218,17 @@ impl Printer {
     }
 }
 
+/// Warns on stderr of each record of a list answer that could not be read (and so is
+/// not printed).
+pub(crate) fn warn_unreadable<T>(listing: &Listing<T>) {
+    for skipped in listing.unreadable() {
+        eprintln!(
+            "warning: record {} of the list could not be read and is left out: {}",
+            skipped.index, skipped.error
+        );
+    }
+}
+
 /// Prints JSON to stdout (pretty, one document).
 fn emit_json(json: &Value) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(json).map_err(|e| {
@@ -306,14 +313,19 @@ pub(crate) fn scalar(value: &Value) -> String {
     }
 }
 
-/// A unit as people write it: bit rates serialise in lower case (`mbps`).
+/// A unit as people write it: units serialise as words (`megabits_per_second`), and
+/// read in a table as the API writes them (`Mbps`). A unit the SDK does not name, or a
+/// currency, stays as it is.
 fn unit_text(unit: &str) -> String {
-    match unit {
-        "kbps" => "kbps".to_owned(),
-        "mbps" => "Mbps".to_owned(),
-        "gbps" => "Gbps".to_owned(),
-        other => other.to_owned(),
+    let data = DataUnit::from_wire(unit);
+    if !data.is_unknown() {
+        return data.as_wire().to_owned();
     }
+    let rate = RateUnit::from_wire(unit);
+    if !rate.is_unknown() {
+        return rate.as_wire().to_owned();
+    }
+    unit.to_owned()
 }
 
 /// Whether an object is a quantity (`{amount, unit}`) or money (`{amount,
@@ -376,8 +388,14 @@ mod tests {
 
     #[test]
     fn quantities_read_as_one_value() {
-        let value = serde_json::json!({"limit": {"amount": "5000", "unit": "GB"}, "price": {"amount": "1.50"}});
+        let value = serde_json::json!({"limit": {"amount": "5000", "unit": "gigabytes"}, "price": {"amount": "1.50"}});
         assert_eq!(lookup(&value, "limit"), "5000 GB");
+        let rate = serde_json::json!({"amount": "11", "unit": "megabits_per_second"});
+        assert_eq!(scalar(&rate), "11 Mbps");
+        let money = serde_json::json!({"amount": "9.99", "currency": "EUR"});
+        assert_eq!(scalar(&money), "9.99 EUR");
+        let odd = serde_json::json!({"amount": "3", "unit": "parsecs"});
+        assert_eq!(scalar(&odd), "3 parsecs");
         let mut rows = Vec::new();
         flatten(&value, String::new(), &mut rows);
         assert_eq!(

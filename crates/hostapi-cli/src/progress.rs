@@ -29,7 +29,7 @@ impl WaitSettings {
     }
 
     /// In the sandbox: a poll every 15 simulated seconds (a quarter of a second at the
-    /// default time scale of 60), never more often than every 10 ms.
+    /// default time scale of 60), never more often than the SDK allows (every 100 ms).
     pub(crate) fn sandbox(time_scale: f64) -> Self {
         let seconds = if time_scale.is_finite() && time_scale > 0.0 {
             15.0 / time_scale
@@ -37,7 +37,8 @@ impl WaitSettings {
             0.25
         };
         Self {
-            interval: Duration::from_secs_f64(seconds.clamp(0.01, 5.0)),
+            interval: Duration::from_secs_f64(seconds.clamp(0.1, 5.0))
+                .max(WaitOptions::MIN_INTERVAL),
             timeout: Duration::from_secs(30 * 60),
         }
     }
@@ -175,7 +176,7 @@ mod tests {
         );
         assert_eq!(
             WaitSettings::sandbox(1e9).interval,
-            Duration::from_millis(10)
+            WaitOptions::MIN_INTERVAL
         );
         assert_eq!(WaitSettings::sandbox(1.0).interval, Duration::from_secs(5));
     }

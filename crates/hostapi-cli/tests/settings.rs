@@ -1,14 +1,14 @@
 //! Where settings come from (flags, then the environment, then a profile of the config
 //! file), checked with `config show` and against a simulator started by the test:
 //! refused credentials exit 3, a refused confirmation sends nothing, service failures
-//! exit 1.
+//! exit 1, and a write whose answer was lost is read back (or exits 6).
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
 use common::{Run, TempDir, run_in};
-use hostapi_sim::{FaultConfig, FaultWeights, Sim, SimConfig};
+use hostapi_sim::{FaultConfig, FaultKind, FaultWeights, Sim, SimConfig};
 use serde_json::Value;
 
 /// A simulator on a runtime of its own, serving while the test thread runs the binary.
@@ -372,7 +372,7 @@ fn a_refused_confirmation_sends_nothing() {
 }
 
 #[test]
-fn service_failures_exit_1_with_a_hint() {
+fn service_failures_exit_1_or_6_with_a_hint() {
     let failing = |weights: FaultWeights| {
         LiveSim::start(SimConfig::default().with_faults(FaultConfig {
             rate: 1.0,
@@ -411,7 +411,9 @@ fn service_failures_exit_1_with_a_hint() {
         run.stderr
     );
 
-    // A POST that may have reached the service is not retried: one attempt, exit 1.
+    // A POST that may have reached the service is not retried: one attempt. Its answer
+    // is a server error, so the network may have been created: exit 6, and a hint to
+    // check (no read-back can tell a new network from the others).
     let live = failing(FaultWeights {
         internal_server_error: 1,
         ..none
@@ -423,10 +425,182 @@ fn service_failures_exit_1_with_a_hint() {
         &["networks", "create"],
         &[],
     )
-    .code(1);
+    .code(6);
+    assert_eq!(live.sim.stats().requests, 1, "{:?}", live.sim.stats());
     assert!(run.stderr.contains("500"), "{}", run.stderr);
     assert!(
-        run.stderr.contains("hint: the service failed"),
+        run.stderr
+            .contains("error: the change may have been applied"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hint:"), "{}", run.stderr);
+    assert!(run.stderr.contains("check"), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+/// How a write whose answer was lost ended, from its run.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Settled {
+    /// The answer came: no read-back.
+    Answered,
+    /// Read back: applied (exit 0).
+    Applied,
+    /// Read back: not applied (exit 1).
+    NotApplied,
+    /// The read-back failed too (exit 6).
+    Unknown,
+}
+
+fn settled(run: &Run) -> Settled {
+    let lost = run.stderr.contains("the answer was lost");
+    match run.code {
+        0 if !lost => Settled::Answered,
+        0 if run.stderr.contains("read back: applied") => Settled::Applied,
+        1 if run.stderr.contains("read back: not applied") => Settled::NotApplied,
+        6 if run.stderr.contains("reading it back failed too") => Settled::Unknown,
+        _ => panic!(
+            "unexpected end: exit {}\n--- stdout\n{}\n--- stderr\n{}",
+            run.code, run.stdout, run.stderr
+        ),
+    }
+}
+
+/// Runs `args` against simulators failing half their requests (seeded, so each seed
+/// always fails the same requests) with `weights`, until every end in `wanted` was
+/// seen; answers each end seen with the run that ended so.
+fn ends(
+    weights: &FaultWeights,
+    args: &[&str],
+    wanted: &[Settled],
+) -> std::collections::BTreeMap<Settled, Run> {
+    let home = TempDir::new("lost");
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in 1..=40 {
+        let live = LiveSim::start(
+            SimConfig::default()
+                .with_seed(seed)
+                .with_faults(FaultConfig {
+                    rate: 0.5,
+                    weights: weights.clone(),
+                    ..FaultConfig::default()
+                }),
+        );
+        let run = run_against(home.path(), &live.sim, live.sim.api_key(), args, &[]);
+        seen.entry(settled(&run)).or_insert(run);
+        if wanted.iter().all(|end| seen.contains_key(end)) {
+            return seen;
+        }
+    }
+    panic!("not every end of {wanted:?} was seen: {seen:#?}");
+}
+
+#[test]
+fn a_write_whose_answer_was_lost_is_read_back_and_reported_truthfully() {
+    // A garbled answer: the change was made. Read back, it is seen (exit 0, the domain
+    // printed as on success), unless the read-back is garbled too (exit 6).
+    let ends_seen = ends(
+        &FaultWeights::only(FaultKind::Malformed),
+        &["domains", "set-ttl", "acme-1.com", "3600", "-o", "json"],
+        &[Settled::Applied, Settled::Unknown],
+    );
+    let applied = &ends_seen[&Settled::Applied];
+    assert_eq!(applied.json()["ttl"], 3600, "{}", applied.stdout);
+    let unknown = &ends_seen[&Settled::Unknown];
+    assert!(unknown.stdout.is_empty(), "{}", unknown.stdout);
+    assert!(unknown.stderr.contains("hint:"), "{}", unknown.stderr);
+
+    // A server error before the service made the change: read back, it is not there
+    // (exit 1, nothing printed).
+    let ends_seen = ends(
+        &FaultWeights::only(FaultKind::InternalServerError),
+        &[
+            "dns",
+            "create",
+            "acme-1.com",
+            "--name",
+            "lost.acme-1.com",
+            "--type",
+            "A",
+            "--content",
+            "192.0.2.99",
+        ],
+        &[Settled::NotApplied],
+    );
+    let not_applied = &ends_seen[&Settled::NotApplied];
+    assert!(not_applied.stdout.is_empty(), "{}", not_applied.stdout);
+    assert!(
+        not_applied
+            .stderr
+            .contains("error: the change was not applied"),
+        "{}",
+        not_applied.stderr
+    );
+}
+
+/// A server that answers every request with `body` (200, JSON), one connection at a
+/// time, until the test ends; answers its base URL.
+fn canned(body: &'static str) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let mut reader = BufReader::new(&stream);
+            // The request's head, up to the blank line (GETs carry no body).
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+                line.clear();
+            }
+            let _ = write!(
+                &stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+                 Connection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    url
+}
+
+#[test]
+fn a_list_prints_its_readable_records_and_warns_of_the_others() {
+    let url = canned(
+        r#"{"virtualServers":[{"id":"100001","serverName":"one"},{"serverName":"no id"},{"id":"100003","serverName":"three"}]}"#,
+    );
+    let home = TempDir::new("unreadable");
+    let run = run_in(
+        home.path(),
+        &[
+            "--base-url",
+            &url,
+            "--api-key",
+            "k",
+            "vps",
+            "list",
+            "-o",
+            "json",
+        ],
+        &[],
+    )
+    .ok();
+    let listed = run.json();
+    let ids: Vec<&str> = listed
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|server| server["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["100001", "100003"], "{}", run.stdout);
+    let warnings: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|line| line.starts_with("warning: record"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", run.stderr);
+    assert!(
+        warnings[0].starts_with("warning: record 1 "),
         "{}",
         run.stderr
     );

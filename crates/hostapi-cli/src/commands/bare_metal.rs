@@ -1,9 +1,11 @@
 //! `hostapi bare-metal`: bare metal servers — read, reference, switch port, power,
 //! install, rescue, installation status, passwords, DHCP leases, IPs, network usage.
 
+use std::net::IpAddr;
+
 use clap::Subcommand;
 use hostapi::{
-    BareMetalId, InstallPartition, InstallRequest, NewDhcpLease, OperatingSystemId,
+    BareMetalId, InstallPartition, InstallRequest, MacAddress, NewDhcpLease, OperatingSystemId,
     PartitionLayout, RescueImageId,
 };
 
@@ -12,6 +14,7 @@ use super::usage::{self, UsageCommand};
 use super::{Context, WaitArgs, WaitTuning, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
+use crate::outcome::settle;
 use crate::output::col;
 use crate::progress::wait_with_progress;
 
@@ -210,7 +213,8 @@ pub(crate) enum LeasesCommand {
         #[arg(value_parser = parse_id::<BareMetalId>)]
         id: BareMetalId,
         /// The MAC address (any letter case, `:` or `-`).
-        mac: String,
+        #[arg(value_parser = parse_id::<MacAddress>)]
+        mac: MacAddress,
     },
     /// Create a lease (PXE boot) for the server.
     #[command(
@@ -225,10 +229,10 @@ pub(crate) enum LeasesCommand {
         boot_file: String,
         /// The TFTP server's IP address.
         #[arg(long, value_name = "IP")]
-        boot_server: String,
+        boot_server: IpAddr,
         /// The DNS server's IP address.
         #[arg(long, value_name = "IP")]
-        dns_server: String,
+        dns_server: IpAddr,
     },
     /// Delete the lease of one MAC address.
     #[command(after_help = "Example:\n  hostapi bare-metal leases delete 20001 00:25:90:03:88:8c")]
@@ -237,7 +241,8 @@ pub(crate) enum LeasesCommand {
         #[arg(value_parser = parse_id::<BareMetalId>)]
         id: BareMetalId,
         /// The MAC address.
-        mac: String,
+        #[arg(value_parser = parse_id::<MacAddress>)]
+        mac: MacAddress,
     },
     /// Delete every lease of the server (asks first; --yes when not on a terminal).
     #[command(after_help = "Example:\n  hostapi bare-metal leases delete-all 20001 --yes")]
@@ -264,7 +269,7 @@ pub(crate) enum BareMetalIpsCommand {
         #[arg(value_parser = parse_id::<BareMetalId>)]
         id: BareMetalId,
         /// The IP address.
-        ip: String,
+        ip: IpAddr,
     },
     /// Set an IP's reverse DNS name, or turn null routing on or off (one at a time).
     #[command(
@@ -322,7 +327,11 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
         ),
         BareMetalCommand::Get { id } => out.one(&servers.get(&id).await?),
         BareMetalCommand::SetReference { id, reference } => {
-            out.one(&servers.set_reference(&id, &reference).await?)
+            let server = settle(servers.update(&id, &reference).await, || {
+                servers.confirm_update(&id, &reference)
+            })
+            .await?;
+            out.one(&server)
         }
         BareMetalCommand::SwitchPort(command) => match command {
             SwitchPortCommand::Get { id } => out.one(&servers.switch_port(&id).await?),
@@ -359,18 +368,24 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
             install(context, &id, &request, &wait).await
         }
         BareMetalCommand::Rescue { id, image, wait } => {
+            // The passwords before the boot tell the new rescue password from an old one.
+            let before = if wait.wait {
+                Some(servers.root_password(&id).await?)
+            } else {
+                None
+            };
             servers.rescue(&id, &image).await?;
-            if !wait.wait {
+            let Some(before) = before else {
                 return out.done(&format!(
                     "rescue mode of bare metal server {id} launched; `hostapi bare-metal installation wait {id}` follows it"
                 ));
-            }
+            };
             let settings = context.wait_settings(&wait);
             let passwords = wait_with_progress(
                 &format!("rescue mode of bare metal server {id}"),
                 &settings,
                 &format!("bare metal server {id} is in rescue mode"),
-                async |options| servers.wait_rescue_ready(&id, &options).await,
+                async |options| servers.wait_rescue_ready(&id, &before, &options).await,
             )
             .await?;
             out.one(&passwords)
@@ -379,12 +394,18 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
             out.one(&servers.installation_status(&id).await?)
         }
         BareMetalCommand::Installation(InstallationCommand::Wait { id, tuning }) => {
+            let now = servers.installation_status(&id).await?;
+            let done = format!("bare metal server {id}: no installation running");
+            if now.is_idle() {
+                eprintln!("{done}");
+                return out.one(&now);
+            }
             let settings = context.wait_settings(&tuning.as_wait());
             let status = wait_with_progress(
                 &format!("installation of bare metal server {id}"),
                 &settings,
-                &format!("bare metal server {id}: no installation running"),
-                async |options| servers.wait_installed(&id, &options).await,
+                &done,
+                async |options| servers.wait_installed(&id, &now, &options).await,
             )
             .await?;
             out.one(&status)
@@ -411,23 +432,24 @@ pub(crate) async fn install(
         context.yes,
     )?;
     let servers = context.client.bare_metals();
+    // The status before the installation tells its end from a state it had already.
+    let before = if wait.wait {
+        Some(servers.installation_status(id).await?)
+    } else {
+        None
+    };
     servers.install(id, request).await?;
-    if !wait.wait {
+    let Some(before) = before else {
         return context.printer.done(&format!(
             "installation on bare metal server {id} started; `hostapi bare-metal installation wait {id}` follows it"
         ));
-    }
+    };
     let settings = context.wait_settings(wait);
     let status = wait_with_progress(
         &format!("installation of bare metal server {id}"),
         &settings,
         &format!("bare metal server {id} is installed"),
-        async |options| {
-            // The service does not say how soon it reports an installation it just
-            // accepted: a first poll at once could still read `Normal` and end the wait.
-            tokio::time::sleep(settings.interval).await;
-            servers.wait_installed(id, &options).await
-        },
+        async |options| servers.wait_installed(id, &before, &options).await,
     )
     .await?;
     context.printer.one(&status)
@@ -437,9 +459,8 @@ async fn leases(context: &Context, command: LeasesCommand) -> Result<(), Failure
     let servers = context.client.bare_metals();
     let out = &context.printer;
     match command {
-        LeasesCommand::List { id } => out.list_at(
+        LeasesCommand::List { id } => out.list(
             &servers.leases(&id).list().await?,
-            "leases",
             &[
                 col("IP", "ip"),
                 col("MAC", "mac"),
@@ -454,11 +475,7 @@ async fn leases(context: &Context, command: LeasesCommand) -> Result<(), Failure
             boot_server,
             dns_server,
         } => {
-            let lease = NewDhcpLease {
-                boot_file_name: boot_file,
-                boot_server,
-                dns_server,
-            };
+            let lease = NewDhcpLease::new(boot_file, boot_server, dns_server);
             servers.leases(&id).create(&lease).await?;
             out.done(&format!("lease created for bare metal server {id}"))
         }
@@ -484,13 +501,16 @@ async fn ips(context: &Context, command: BareMetalIpsCommand) -> Result<(), Fail
     let out = &context.printer;
     match command {
         BareMetalIpsCommand::List { id } => out.list(&servers.ips(&id).list().await?, IP_COLUMNS),
-        BareMetalIpsCommand::Get { id, ip } => out.one(&servers.ips(&id).get(&ip).await?),
-        BareMetalIpsCommand::Update { id, change } => out.one(
-            &servers
-                .ips(&id)
-                .update(&change.ip, &change.update())
-                .await?,
-        ),
+        BareMetalIpsCommand::Get { id, ip } => out.one(&servers.ips(&id).get(ip).await?),
+        BareMetalIpsCommand::Update { id, change } => {
+            let ips = servers.ips(&id);
+            let update = change.update();
+            let ip = settle(ips.update(change.ip, &update).await, || {
+                ips.confirm_update(change.ip, &update)
+            })
+            .await?;
+            out.one(&ip)
+        }
     }
 }
 

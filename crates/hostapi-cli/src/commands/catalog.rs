@@ -109,23 +109,37 @@ pub(crate) async fn run(context: &Context, command: CatalogCommand) -> Result<()
     let out = &context.printer;
     match command {
         CatalogCommand::OperatingSystems(OperatingSystemsCommand::List) => {
-            out.list(&catalog.list_operating_systems().await?, NAMED)
+            out.list(&catalog.operating_systems().list().await?, NAMED)
         }
         CatalogCommand::OperatingSystems(OperatingSystemsCommand::Get { os }) => {
-            out.one(&catalog.get_operating_system(&os).await?)
+            out.one(&catalog.operating_systems().get(&os).await?)
         }
-        CatalogCommand::ControlPanels(ControlPanelsCommand::List { os }) => {
-            out.list(&catalog.list_control_panels(&os).await?, NAMED)
-        }
-        CatalogCommand::ControlPanels(ControlPanelsCommand::Get { os, panel }) => {
-            out.one(&catalog.get_control_panel(&os, &panel).await?)
-        }
+        CatalogCommand::ControlPanels(ControlPanelsCommand::List { os }) => out.list(
+            &catalog
+                .operating_systems()
+                .control_panels(&os)
+                .list()
+                .await?,
+            NAMED,
+        ),
+        CatalogCommand::ControlPanels(ControlPanelsCommand::Get { os, panel }) => out.one(
+            &catalog
+                .operating_systems()
+                .control_panels(&os)
+                .get(&panel)
+                .await?,
+        ),
         CatalogCommand::RescueImages(RescueImagesCommand::List) => {
-            out.list(&catalog.list_rescue_images().await?, NAMED)
+            out.list(&catalog.rescue_images().list().await?, NAMED)
         }
-        CatalogCommand::PartitionSchema(PartitionSchemaCommand::Get { os, server }) => {
-            out.one(&catalog.get_partition_schema(&os, &server).await?)
+        CatalogCommand::PartitionSchema(PartitionSchemaCommand::Get { os, server }) => out.one(
+            &catalog
+                .operating_systems()
+                .partition_schema(&os, &server)
+                .await?,
+        ),
+        CatalogCommand::Services(ServicesCommand::List) => {
+            out.one(&catalog.services().get().await?)
         }
-        CatalogCommand::Services(ServicesCommand::List) => out.one(&catalog.list_services().await?),
     }
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 use hostapi::{
-    Acl, CustomerNumber, Extra, NewOrigin, OriginId, OriginType, OriginUpdate, PurgeEntry,
+    Acl, CustomerNumber, Extra, NewOrigin, OriginId, OriginType, OriginUpdate, PurgeJob,
     PurgeJobId, Secret, SubCustomerUpdate, ZoneId,
 };
 use serde_json::Value;
@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::{Context, WaitArgs, parse_bool, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
+use crate::outcome::settle;
 use crate::output::{Column, col};
 use crate::progress::wait_with_progress;
 
@@ -69,19 +70,12 @@ pub(crate) enum CdnCommand {
 pub(crate) enum CustomersCommand {
     /// Show the customer the CDN settings act for.
     #[command(after_help = "Example:\n  hostapi cdn customers get")]
-    Get {
-        /// The `limit` path segment of the call (the docs do not say what it pages).
-        #[arg(long, default_value_t = 20)]
-        limit: u32,
-        /// The `offset` path segment of the call.
-        #[arg(long, default_value_t = 0)]
-        offset: u32,
-    },
+    Get,
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum SubCustomersCommand {
-    /// Show a sub-customer (the service answers a list, usually of one).
+    /// Show a sub-customer.
     #[command(after_help = "Example:\n  hostapi cdn sub-customers get 46242701")]
     Get {
         /// The sub-customer's customer number.
@@ -270,29 +264,28 @@ pub(crate) async fn run(context: &Context, command: CdnCommand) -> Result<(), Fa
                 cdn.purge(&zone, &paths).await?
             };
             if wait.wait {
-                let entries = wait_purged(context, &zone, &job, &wait).await?;
-                return out.list(&entries, PURGE_COLUMNS);
+                let done = wait_purged(context, &zone, &job.id, &wait).await?;
+                return out.items(&done.entries, PURGE_COLUMNS);
             }
             if out.is_json() {
                 return out.one(&job);
             }
+            let id = &job.id;
             out.text(&format!(
-                "purge job {job} of zone {zone} queued; `hostapi cdn purge-status {zone} {job} --wait` follows it"
+                "purge job {id} of zone {zone} queued; `hostapi cdn purge-status {zone} {id} --wait` follows it"
             ))
         }
         CdnCommand::PurgeStatus { zone, job, wait } => {
-            let entries = if wait.wait {
+            let status = if wait.wait {
                 wait_purged(context, &zone, &job, &wait).await?
             } else {
                 cdn.purge_status(&zone, &job).await?
             };
-            out.list(&entries, PURGE_COLUMNS)
+            out.items(&status.entries, PURGE_COLUMNS)
         }
-        CdnCommand::Customers(CustomersCommand::Get { limit, offset }) => {
-            out.one(&cdn.customer(limit, offset).await?)
-        }
+        CdnCommand::Customers(CustomersCommand::Get) => out.one(&cdn.customers().get().await?),
         CdnCommand::SubCustomers(SubCustomersCommand::Get { number }) => {
-            out.list(&cdn.sub_customer(&number).await?, SUB_CUSTOMER_COLUMNS)
+            out.one(&cdn.sub_customers().get(&number).await?)
         }
         CdnCommand::SubCustomers(SubCustomersCommand::Set {
             number,
@@ -313,39 +306,28 @@ pub(crate) async fn run(context: &Context, command: CdnCommand) -> Result<(), Fa
                     "give at least one of --active, --ftp-quota, --reseller, --company-name, --notes",
                 ));
             }
-            out.list(
-                &cdn.upsert_sub_customer(&number, &update).await?,
-                SUB_CUSTOMER_COLUMNS,
-            )
+            out.one(&cdn.sub_customers().update(&number, &update).await?)
         }
-        CdnCommand::Acl(AclCommand::Get) => out.one(&cdn.acl().await?),
+        CdnCommand::Acl(AclCommand::Get) => out.one(&cdn.acl().get().await?),
         CdnCommand::Acl(AclCommand::Set { file, allow }) => {
             let acl = match file {
                 Some(path) => acl_from_json(&read_json(&path)?)?,
                 None => acl_allowing(&allow)?,
             };
-            out.one(&cdn.replace_acl(&acl).await?)
+            let acls = cdn.acl();
+            let stored = settle(acls.update(&acl).await, || acls.confirm_update(&acl)).await?;
+            out.one(&stored)
         }
         CdnCommand::Acl(AclCommand::Delete) => {
             confirm(
                 "delete the CDN access control list (every permission becomes false)",
                 context.yes,
             )?;
-            out.one(&cdn.delete_acl().await?)
+            out.one(&cdn.acl().delete().await?)
         }
         CdnCommand::Origins(command) => origins(context, command).await,
     }
 }
-
-/// The columns of a sub-customer list.
-const SUB_CUSTOMER_COLUMNS: &[Column] = &[
-    col("NUMBER", "customer_number"),
-    col("COMPANY", "company_name"),
-    col("ACTIVE", "active"),
-    col("RESELLER", "reseller"),
-    col("FTP QUOTA", "ftp_quota"),
-    col("API SECRET", "api_secret"),
-];
 
 /// Waits until none of a purge job's files is queued, with progress on stderr.
 pub(crate) async fn wait_purged(
@@ -353,7 +335,7 @@ pub(crate) async fn wait_purged(
     zone: &ZoneId,
     job: &PurgeJobId,
     wait: &WaitArgs,
-) -> Result<Vec<PurgeEntry>, Failure> {
+) -> Result<PurgeJob, Failure> {
     let cdn = context.client.cdn();
     let settings = context.wait_settings(wait);
     wait_with_progress(
@@ -366,11 +348,11 @@ pub(crate) async fn wait_purged(
 }
 
 async fn origins(context: &Context, command: OriginsCommand) -> Result<(), Failure> {
-    let cdn = context.client.cdn();
+    let origins = context.client.cdn().origins();
     let out = &context.printer;
     match command {
-        OriginsCommand::List => out.list(&cdn.origins().await?, ORIGIN_COLUMNS),
-        OriginsCommand::Get { id } => out.one(&cdn.origin(&id).await?),
+        OriginsCommand::List => out.list(&origins.list().await?, ORIGIN_COLUMNS),
+        OriginsCommand::Get { id } => out.one(&origins.get(&id).await?),
         OriginsCommand::Create {
             label,
             url,
@@ -385,8 +367,12 @@ async fn origins(context: &Context, command: OriginsCommand) -> Result<(), Failu
             origin.cache_key = settings.cache_key;
             origin.basic_auth_user = settings.basic_auth_user;
             origin.basic_auth_password = settings.basic_auth_password.map(Secret::new);
-            origin.headers_origin = settings.headers_origin;
-            out.one(&cdn.create_origin(&origin).await?)
+            origin.headers_origin = settings.headers_origin.map(Secret::new);
+            let created = settle(origins.create(&origin).await, || {
+                origins.confirm_create(&origin)
+            })
+            .await?;
+            out.one(&created)
         }
         OriginsCommand::Update {
             id,
@@ -405,14 +391,14 @@ async fn origins(context: &Context, command: OriginsCommand) -> Result<(), Failu
             update.cache_key = settings.cache_key;
             update.basic_auth_user = settings.basic_auth_user;
             update.basic_auth_password = settings.basic_auth_password.map(Secret::new);
-            update.headers_origin = settings.headers_origin;
+            update.headers_origin = settings.headers_origin.map(Secret::new);
             if update == OriginUpdate::new() {
                 return Err(Failure::usage("nothing to change")
                     .hint("give at least one setting, e.g. --label or --url"));
             }
-            cdn.update_origin(&id, &update).await?;
+            origins.update(&id, &update).await?;
             // The service answers nothing about the origin: show it as it now is.
-            out.one(&cdn.origin(&id).await?)
+            out.one(&origins.get(&id).await?)
         }
     }
 }

@@ -5,13 +5,14 @@ use chrono::{DateTime, Duration as Span, NaiveDate, SubsecRound, Utc};
 use clap::{Subcommand, ValueEnum};
 use hostapi::{
     CloudServerId, CloudServerState, CredentialType, Granularity, MetricsQuery, PrivateCloudId,
-    TrafficMetrics,
+    TrafficMetrics, Username,
 };
 
 use super::{Context, WaitArgs, WaitTuning, parse_id};
 use crate::chart::{Combine, TrafficChart, Unit, terminal_width};
 use crate::confirm::confirm;
 use crate::failure::{Failure, NOT_FOUND};
+use crate::outcome::settle;
 use crate::output::{Column, col};
 use crate::progress::wait_with_progress;
 
@@ -152,7 +153,8 @@ pub(crate) enum CredentialsCommand {
         #[arg(value_parser = parse_id::<CloudServerId>)]
         id: CloudServerId,
         /// The user name.
-        username: String,
+        #[arg(value_parser = parse_id::<Username>)]
+        username: Username,
         /// Which credentials.
         #[arg(long = "type", value_enum, default_value_t = CredentialKind::OperatingSystem)]
         kind: CredentialKind,
@@ -275,13 +277,16 @@ pub(crate) async fn run(context: &Context, command: CloudCommand) -> Result<(), 
     let servers = context.client.cloud_servers();
     let out = &context.printer;
     match command {
-        CloudCommand::List { page_size } => out.list(
-            &servers.list().page_size(page_size).collect_all().await?,
-            SERVER_COLUMNS,
-        ),
+        CloudCommand::List { page_size } => {
+            out.list(&servers.list().page_size(page_size).await?, SERVER_COLUMNS)
+        }
         CloudCommand::Get { id } => out.one(&servers.get(&id).await?),
         CloudCommand::SetReference { id, reference } => {
-            out.one(&servers.set_reference(&id, &reference).await?)
+            let server = settle(servers.update(&id, &reference).await, || {
+                servers.confirm_update(&id, &reference)
+            })
+            .await?;
+            out.one(&server)
         }
         CloudCommand::PowerOn { id, wait } => {
             let job = servers.power_on(&id).await?;
@@ -350,7 +355,7 @@ pub(crate) async fn wait_for(
         &format!("cloud server {id} to be {}", state.as_wire()),
         &settings,
         &done,
-        async |options| servers.wait_for_state(id, state.clone(), options).await,
+        async |options| servers.wait_state(id, state.clone(), &options).await,
     )
     .await
 }
@@ -359,12 +364,15 @@ async fn credentials(context: &Context, command: CredentialsCommand) -> Result<(
     let servers = context.client.cloud_servers();
     match command {
         CredentialsCommand::List { id, kind } => context.printer.list(
-            &servers.credentials(&id, kind.as_sdk()).await?,
+            &servers.credentials(&id).list(kind.as_sdk()).await?,
             &[col("TYPE", "credential_type"), col("USERNAME", "username")],
         ),
-        CredentialsCommand::Get { id, username, kind } => context
-            .printer
-            .one(&servers.credential(&id, kind.as_sdk(), &username).await?),
+        CredentialsCommand::Get { id, username, kind } => context.printer.one(
+            &servers
+                .credentials(&id)
+                .get(kind.as_sdk(), &username)
+                .await?,
+        ),
     }
 }
 
@@ -411,7 +419,7 @@ async fn datatraffic(
     out.text(&chart(id, &metrics).render(terminal_width(), out.colour()))?;
     if values {
         let rows = bucket_rows(&metrics);
-        out.list(
+        out.items(
             &rows,
             &[
                 col("BUCKET", "bucket"),
@@ -523,7 +531,7 @@ async fn private_clouds(context: &Context, command: PrivateCloudsCommand) -> Res
                 col("ID", "id"),
                 col("DATA CENTER", "data_center"),
                 col("OFFERING", "service_offering"),
-                col("SLA", "sla"),
+                col("SLA", "sla.name"),
                 col("CPU CORES", "hardware.cpu_cores"),
                 col("IPS", "ips[].ip"),
             ],

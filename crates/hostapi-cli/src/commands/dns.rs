@@ -1,11 +1,12 @@
 //! `hostapi dns`: the DNS records of a domain.
 
 use clap::Subcommand;
-use hostapi::{DnsRecordId, DnsRecordType, DnsRecordUpdate, NewDnsRecord};
+use hostapi::{DnsRecordId, DnsRecordType, DomainName, NewDnsRecord};
 
 use super::{Context, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
+use crate::outcome::settle;
 use crate::output::{Column, col};
 
 #[derive(Debug, Subcommand)]
@@ -14,13 +15,15 @@ pub(crate) enum DnsCommand {
     #[command(after_help = "Example:\n  hostapi dns list acme-1.com")]
     List {
         /// The domain name.
-        domain: String,
+        #[arg(value_parser = parse_id::<DomainName>)]
+        domain: DomainName,
     },
     /// Show one record.
     #[command(after_help = "Example:\n  hostapi dns get acme-1.com 1000000")]
     Get {
         /// The domain name.
-        domain: String,
+        #[arg(value_parser = parse_id::<DomainName>)]
+        domain: DomainName,
         /// The record's id (see `dns list`).
         #[arg(value_parser = parse_id::<DnsRecordId>)]
         id: DnsRecordId,
@@ -31,7 +34,8 @@ pub(crate) enum DnsCommand {
     )]
     Create {
         /// The domain name.
-        domain: String,
+        #[arg(value_parser = parse_id::<DomainName>)]
+        domain: DomainName,
         /// The record's name (host).
         #[arg(long)]
         name: String,
@@ -52,7 +56,8 @@ pub(crate) enum DnsCommand {
     )]
     Update {
         /// The domain name.
-        domain: String,
+        #[arg(value_parser = parse_id::<DomainName>)]
+        domain: DomainName,
         /// The record's id (numeric).
         #[arg(value_parser = parse_id::<DnsRecordId>)]
         id: DnsRecordId,
@@ -73,7 +78,8 @@ pub(crate) enum DnsCommand {
     #[command(after_help = "Example:\n  hostapi dns delete acme-1.com 1000000 --yes")]
     Delete {
         /// The domain name.
-        domain: String,
+        #[arg(value_parser = parse_id::<DomainName>)]
+        domain: DomainName,
         /// The record's id.
         #[arg(value_parser = parse_id::<DnsRecordId>)]
         id: DnsRecordId,
@@ -84,7 +90,7 @@ pub(crate) enum DnsCommand {
 pub(crate) const RECORD_COLUMNS: &[Column] = &[
     col("ID", "id"),
     col("NAME", "name"),
-    col("TYPE", "record_type"),
+    col("TYPE", "type"),
     col("CONTENT", "content"),
     col("PRIORITY", "priority"),
 ];
@@ -114,7 +120,12 @@ pub(crate) async fn run(context: &Context, command: DnsCommand) -> Result<(), Fa
         } => {
             let mut record = NewDnsRecord::new(name, record_type, content);
             record.priority = priority;
-            out.one(&domains.records(&domain).create(&record).await?)
+            let records = domains.records(&domain);
+            let created = settle(records.create(&record).await, || {
+                records.confirm_create(&record)
+            })
+            .await?;
+            out.one(&created)
         }
         DnsCommand::Update {
             domain,
@@ -130,20 +141,30 @@ pub(crate) async fn run(context: &Context, command: DnsCommand) -> Result<(), Fa
             }
             let records = domains.records(&domain);
             let current = records.get(&id).await?;
-            let record_type = record_type.unwrap_or(current.record_type);
+            let Some(record_type) = record_type.or(current.record_type) else {
+                return Err(Failure::usage(format!(
+                    "DNS record {id} of {domain} has no type the service names"
+                ))
+                .hint("give its type with --type"));
+            };
             // A priority carries over only to a type that has one.
             let priority = priority.or(current.priority.filter(|_| record_type.has_priority()));
-            let mut update = DnsRecordUpdate::new(
+            let mut update = NewDnsRecord::new(
                 name.unwrap_or(current.name),
                 record_type,
                 content.unwrap_or(current.content),
             );
             update.priority = priority;
-            out.one(&records.update(&id, &update).await?)
+            let updated = settle(records.update(&id, &update).await, || {
+                records.confirm_update(&id, &update)
+            })
+            .await?;
+            out.one(&updated)
         }
         DnsCommand::Delete { domain, id } => {
             confirm(&format!("delete DNS record {id} of {domain}"), context.yes)?;
-            domains.records(&domain).delete(&id).await?;
+            let records = domains.records(&domain);
+            settle(records.delete(&id).await, || records.confirm_delete(&id)).await?;
             out.done(&format!("deleted DNS record {id} of {domain}"))
         }
     }

@@ -3,8 +3,11 @@
 
 use clap::Subcommand;
 
-use super::Context;
+use hostapi::DomainName;
+
+use super::{Context, parse_id};
 use crate::failure::Failure;
+use crate::outcome::settle;
 use crate::output::{Column, col};
 
 #[derive(Debug, Subcommand)]
@@ -16,13 +19,15 @@ pub(crate) enum DomainsCommand {
     #[command(after_help = "Example:\n  hostapi domains get acme-1.com")]
     Get {
         /// The domain name.
-        domain: String,
+        #[arg(value_parser = parse_id::<DomainName>)]
+        domain: DomainName,
     },
     /// Change a domain's TTL, in seconds (60 to 86400).
     #[command(after_help = "Example:\n  hostapi domains set-ttl acme-1.com 3600")]
     SetTtl {
         /// The domain name.
-        domain: String,
+        #[arg(value_parser = parse_id::<DomainName>)]
+        domain: DomainName,
         /// The TTL in seconds.
         ttl: u32,
     },
@@ -45,6 +50,12 @@ pub(crate) async fn run(context: &Context, command: DomainsCommand) -> Result<()
     match command {
         DomainsCommand::List => out.list(&domains.list().await?, DOMAIN_COLUMNS),
         DomainsCommand::Get { domain } => out.one(&domains.get(&domain).await?),
-        DomainsCommand::SetTtl { domain, ttl } => out.one(&domains.set_ttl(&domain, ttl).await?),
+        DomainsCommand::SetTtl { domain, ttl } => {
+            let domain = settle(domains.set_ttl(&domain, ttl).await, || {
+                domains.confirm_ttl(&domain, ttl)
+            })
+            .await?;
+            out.one(&domain)
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! `hostapi ips`: IP addresses of any server.
 
+use std::net::IpAddr;
+
 use clap::{Args, Subcommand};
 use hostapi::IpUpdate;
 
@@ -10,7 +12,7 @@ use crate::output::{Column, col};
 /// The columns of an IP list (bare metal and rack IPs).
 pub(crate) const IP_COLUMNS: &[Column] = &[
     col("IP", "ip"),
-    col("REVERSE LOOKUP", "reverse_lookup"),
+    col("REVERSE LOOKUP", "reverse_dns"),
     col("NULL ROUTED", "null_routed"),
     col("GATEWAY", "gateway"),
     col("NETMASK", "netmask"),
@@ -34,7 +36,7 @@ pub(crate) enum IpsCommand {
 #[derive(Debug, Args)]
 pub(crate) struct IpChange {
     /// The IP address.
-    pub(crate) ip: String,
+    pub(crate) ip: IpAddr,
     /// The reverse DNS name (PTR) to set ("" clears it).
     #[arg(
         long,
@@ -52,7 +54,7 @@ impl IpChange {
     /// there is exactly one).
     pub(crate) fn update(&self) -> IpUpdate {
         match (&self.reverse_lookup, self.null_routed) {
-            (Some(name), _) => IpUpdate::ReverseLookup(name.clone()),
+            (Some(name), _) => IpUpdate::ReverseDns(name.clone()),
             (None, on) => IpUpdate::NullRouted(on.unwrap_or(false)),
         }
     }
@@ -64,7 +66,7 @@ pub(crate) async fn run(context: &Context, command: IpsCommand) -> Result<(), Fa
             &context
                 .client
                 .ips()
-                .update(&change.ip, &change.update())
+                .update(change.ip, &change.update())
                 .await?,
         ),
     }

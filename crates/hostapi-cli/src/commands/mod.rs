@@ -79,9 +79,9 @@ pub(crate) struct WaitArgs {
     /// Give up waiting after this long (e.g. 90s, 10m, 1h; default 30m).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, requires = "wait")]
     pub(crate) wait_timeout: Option<Duration>,
-    /// Time between polls while waiting (e.g. 500ms, 5s; default 5s, or 15 simulated
-    /// seconds in --sandbox).
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, requires = "wait")]
+    /// Time between polls while waiting (at least 100ms; e.g. 500ms, 5s; default 5s, or
+    /// 15 simulated seconds in --sandbox).
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval, requires = "wait")]
     pub(crate) wait_interval: Option<Duration>,
 }
 
@@ -91,9 +91,9 @@ pub(crate) struct WaitTuning {
     /// Give up waiting after this long (e.g. 90s, 10m, 1h; default 30m).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub(crate) wait_timeout: Option<Duration>,
-    /// Time between polls (e.g. 500ms, 5s; default 5s, or 15 simulated seconds in
-    /// --sandbox).
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    /// Time between polls (at least 100ms; e.g. 500ms, 5s; default 5s, or 15 simulated
+    /// seconds in --sandbox).
+    #[arg(long, value_name = "DURATION", value_parser = parse_interval)]
     pub(crate) wait_interval: Option<Duration>,
 }
 
@@ -174,6 +174,19 @@ pub(crate) fn parse_duration(value: &str) -> Result<Duration, String> {
         .map_err(|_| format!("`{value}` is not a duration this tool can wait"))
 }
 
+/// Parses the time between the polls of a wait: a duration no shorter than the SDK's
+/// floor, refused here before the command sends anything.
+pub(crate) fn parse_interval(value: &str) -> Result<Duration, String> {
+    let interval = parse_duration(value)?;
+    if interval < hostapi::WaitOptions::MIN_INTERVAL {
+        return Err(format!(
+            "`{value}` is shorter than the {} between polls a wait allows",
+            hostapi::human_duration(hostapi::WaitOptions::MIN_INTERVAL)
+        ));
+    }
+    Ok(interval)
+}
+
 /// Parses a boolean the way people write one: true/false, yes/no, on/off, 1/0.
 pub(crate) fn parse_bool(value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
@@ -197,6 +210,8 @@ mod tests {
         assert!(parse_duration("ten").is_err());
         assert!(parse_duration("5d").is_err());
         assert!(parse_duration("").is_err());
+        assert_eq!(parse_interval("100ms"), Ok(Duration::from_millis(100)));
+        assert!(parse_interval("50ms").is_err());
     }
 
     #[test]

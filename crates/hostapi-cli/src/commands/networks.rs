@@ -91,18 +91,21 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
         NetworksCommand::Create => out.one(&networks.create().await?),
         NetworksCommand::Delete { id } => {
             confirm(&format!("delete private network {id}"), context.yes)?;
-            let message = networks.delete(&id).await?;
+            let deleted = networks.delete(&id).await?;
             if out.is_json() {
-                return out.one(&message);
+                return out.one(&deleted);
             }
             out.done(&format!(
                 "deleted private network {id}{}",
-                message.map(|m| format!(": {m}")).unwrap_or_default()
+                deleted
+                    .message
+                    .map(|m| format!(": {m}"))
+                    .unwrap_or_default()
             ))
         }
         NetworksCommand::Members(MembersCommand::List { id }) => {
             let network = networks.get(&id).await?;
-            out.list(
+            out.items(
                 network.members.as_deref().unwrap_or_default(),
                 &[
                     col("SERVER", "bare_metal_id"),

@@ -1,11 +1,14 @@
 //! `hostapi racks`: private racks, their IPs and their network usage.
 
+use std::net::IpAddr;
+
 use clap::Subcommand;
 use hostapi::PrivateRackId;
 
 use super::ips::{IP_COLUMNS, IpChange};
 use super::{Context, DayRange, parse_id};
 use crate::failure::Failure;
+use crate::outcome::settle;
 use crate::output::col;
 
 #[derive(Debug, Subcommand)]
@@ -44,7 +47,7 @@ pub(crate) enum RackIpsCommand {
         #[arg(value_parser = parse_id::<PrivateRackId>)]
         id: PrivateRackId,
         /// The IP address.
-        ip: String,
+        ip: IpAddr,
     },
     /// Set a rack IP's reverse DNS name, or turn null routing on or off.
     #[command(
@@ -85,7 +88,7 @@ pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), 
                 col("ID", "id"),
                 col("NAME", "name"),
                 col("SITE", "location.site"),
-                col("SLA", "sla"),
+                col("SLA", "sla.name"),
             ],
         ),
         RacksCommand::Get { id } => out.one(&racks.get(&id).await?),
@@ -93,10 +96,16 @@ pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), 
             out.list(&racks.ips(&id).list().await?, IP_COLUMNS)
         }
         RacksCommand::Ips(RackIpsCommand::Get { id, ip }) => {
-            out.one(&racks.ips(&id).get(&ip).await?)
+            out.one(&racks.ips(&id).get(ip).await?)
         }
         RacksCommand::Ips(RackIpsCommand::Update { id, change }) => {
-            out.one(&racks.ips(&id).update(&change.ip, &change.update()).await?)
+            let ips = racks.ips(&id);
+            let update = change.update();
+            let ip = settle(ips.update(change.ip, &update).await, || {
+                ips.confirm_update(change.ip, &update)
+            })
+            .await?;
+            out.one(&ip)
         }
         RacksCommand::Usage(RackUsageCommand::Get { id, range }) => {
             let (from, to) = range.resolve()?;

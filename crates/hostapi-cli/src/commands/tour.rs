@@ -4,7 +4,7 @@
 //! command that does the same on its own.
 
 use hostapi::{
-    CloudServerState, DnsRecordType, DnsRecordUpdate, InstallRequest, NewDnsRecord, ZoneId,
+    CloudServerState, DnsRecordType, DomainName, InstallRequest, Listing, NewDnsRecord, ZoneId,
 };
 use serde::Serialize;
 
@@ -14,7 +14,7 @@ use super::domains::DOMAIN_COLUMNS;
 use super::{Context, WaitArgs, bare_metal};
 use crate::chart::terminal_width;
 use crate::failure::Failure;
-use crate::output::{Column, col};
+use crate::output::{Column, col, warn_unreadable};
 
 /// Rows each list shows.
 const SHOWN: usize = 5;
@@ -66,9 +66,10 @@ impl Tour<'_> {
     }
 
     /// The first rows of a list, and how many more there are.
-    fn some<T: Serialize>(&self, items: &[T], columns: &[Column]) -> Result<(), Failure> {
+    fn some<T: Serialize>(&self, items: &Listing<T>, columns: &[Column]) -> Result<(), Failure> {
         let out = &self.context.printer;
-        out.list(&items[..items.len().min(SHOWN)], columns)?;
+        warn_unreadable(items);
+        out.items(&items[..items.len().min(SHOWN)], columns)?;
         if items.len() > SHOWN {
             self.say(&format!("… and {} more", items.len() - SHOWN))?;
         }
@@ -86,7 +87,7 @@ impl Tour<'_> {
                 col("NAME", "name"),
                 col("STATE", "state"),
                 col("TEMPLATE", "template"),
-                col("IPS", "ip_addresses[].ip"),
+                col("IPS", "ips[].ip"),
             ],
         )?;
         self.command("bare-metal list")?;
@@ -100,22 +101,20 @@ impl Tour<'_> {
             ],
         )?;
         self.command("cloud list")?;
-        self.some(
-            &client.cloud_servers().list().collect_all().await?,
-            SERVER_COLUMNS,
-        )?;
+        self.some(&client.cloud_servers().list().await?, SERVER_COLUMNS)?;
         self.command("domains list")?;
         self.some(&client.domains().list().await?, DOMAIN_COLUMNS)?;
         self.command("cdn origins list")?;
         self.some(
-            &client.cdn().origins().await?,
+            &client.cdn().origins().list().await?,
             &[col("ID", "id"), col("LABEL", "label"), col("URL", "url")],
         )
     }
 
     async fn dns(&self) -> Result<(), Failure> {
         let out = &self.context.printer;
-        let records = self.context.client.domains().records(DOMAIN);
+        let domain = DomainName::new(DOMAIN)?;
+        let records = self.context.client.domains().records(&domain);
         self.heading("2. DNS: create a record, change it, read it back, delete it")?;
         self.command(&format!(
             "dns create {DOMAIN} --name tour.{DOMAIN} --type A --content 192.0.2.10"
@@ -127,19 +126,19 @@ impl Tour<'_> {
                 "192.0.2.10",
             ))
             .await?;
-        out.list(std::slice::from_ref(&created), RECORD_COLUMNS)?;
+        out.items(std::slice::from_ref(&created), RECORD_COLUMNS)?;
         let id = created.id.clone();
         self.command(&format!("dns update {DOMAIN} {id} --content 192.0.2.20"))?;
         let updated = records
             .update(
                 &id,
-                &DnsRecordUpdate::new(created.name.clone(), DnsRecordType::A, "192.0.2.20"),
+                &NewDnsRecord::new(created.name.clone(), DnsRecordType::A, "192.0.2.20"),
             )
             .await?;
-        out.list(std::slice::from_ref(&updated), RECORD_COLUMNS)?;
+        out.items(std::slice::from_ref(&updated), RECORD_COLUMNS)?;
         self.command(&format!("dns get {DOMAIN} {id}"))?;
         let read = records.get(&id).await?;
-        out.list(std::slice::from_ref(&read), RECORD_COLUMNS)?;
+        out.items(std::slice::from_ref(&read), RECORD_COLUMNS)?;
         self.command(&format!("dns delete {DOMAIN} {id} --yes"))?;
         records.delete(&id).await?;
         let left = records.list().await?;
@@ -160,7 +159,7 @@ impl Tour<'_> {
         let out = &self.context.printer;
         let servers = self.context.client.cloud_servers();
         self.heading("3. Cloud: a power cycle, waiting for each state")?;
-        let all = servers.list().collect_all().await?;
+        let all = servers.list().await?;
         let Some(server) = all
             .iter()
             .find(|s| s.state == Some(CloudServerState::Running))
@@ -176,11 +175,11 @@ impl Tour<'_> {
         self.command(&format!("cloud power-off {id} --wait"))?;
         servers.power_off(&id).await?;
         let stopped = wait_for(self.context, &id, TargetState::Stopped, &wait).await?;
-        out.list(std::slice::from_ref(&stopped), SERVER_COLUMNS)?;
+        out.items(std::slice::from_ref(&stopped), SERVER_COLUMNS)?;
         self.command(&format!("cloud power-on {id} --wait"))?;
         servers.power_on(&id).await?;
         let running = wait_for(self.context, &id, TargetState::Running, &wait).await?;
-        out.list(std::slice::from_ref(&running), SERVER_COLUMNS)?;
+        out.items(std::slice::from_ref(&running), SERVER_COLUMNS)?;
         self.command(&format!(
             "cloud metrics datatraffic {id} --from 2024-01-01 --to 2024-01-15"
         ))?;
@@ -193,12 +192,16 @@ impl Tour<'_> {
     async fn bare_metal(&self) -> Result<(), Failure> {
         let client = &self.context.client;
         self.heading("4. Bare metal: install an operating system, with progress")?;
-        let systems = client.catalog().list_operating_systems().await?;
+        let systems = client.catalog().operating_systems().list().await?;
         let Some(os) = systems.first() else {
             return self.say("(no operating system in the catalogue)");
         };
         let id = hostapi::BareMetalId::new(BARE_METAL)?;
-        self.say(&format!("(operating system {}: {})", os.id, os.name))?;
+        self.say(&format!(
+            "(operating system {}: {})",
+            os.id,
+            os.name.as_deref().unwrap_or("unnamed")
+        ))?;
         self.command(&format!(
             "bare-metal install {id} --os {} --yes --wait",
             os.id
@@ -225,10 +228,16 @@ impl Tour<'_> {
         self.command(&format!(
             "cdn purge {zone} /index.html /css/site.css --wait"
         ))?;
-        let job = cdn.purge(&zone, &["/index.html", "/css/site.css"]).await?;
+        let job = cdn
+            .purge(&zone, &["/index.html", "/css/site.css"])
+            .await?
+            .id;
         self.say(&format!("purge job {job} queued"))?;
         let queued = cdn.purge_status(&zone, &job).await?;
-        out.list(&queued, &[col("URL", "url"), col("STATUS", "status")])?;
+        out.items(
+            &queued.entries,
+            &[col("URL", "url"), col("STATUS", "status")],
+        )?;
         let wait = WaitArgs {
             wait: true,
             wait_timeout: None,
@@ -236,6 +245,6 @@ impl Tour<'_> {
         };
         let done = super::cdn::wait_purged(self.context, &zone, &job, &wait).await?;
         self.command(&format!("cdn purge-status {zone} {job}"))?;
-        out.list(&done, &[col("URL", "url"), col("STATUS", "status")])
+        out.items(&done.entries, &[col("URL", "url"), col("STATUS", "status")])
     }
 }

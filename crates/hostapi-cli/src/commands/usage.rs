@@ -281,10 +281,16 @@ impl Figure for BitRate {
 /// The sum over the switch ports of one direction (a figure in a unit the SDK does not
 /// know counts as 0).
 fn port_sum<Q: Figure>(report: &UsageReport<Q>, direction: fn(&PortUsage<Q>) -> Option<&Q>) -> f64 {
-    report
-        .ports
-        .iter()
-        .filter_map(|port| direction(port).and_then(Figure::base_units))
+    base_sum(report.ports.iter().map(direction))
+}
+
+/// The sum of figures in base units (a missing figure, or one in a unit the SDK does
+/// not know, counts as 0).
+fn base_sum<'a, Q: Figure + 'a>(figures: impl IntoIterator<Item = Option<&'a Q>>) -> f64 {
+    figures
+        .into_iter()
+        .flatten()
+        .filter_map(Figure::base_units)
         .sum()
 }
 
@@ -312,40 +318,20 @@ fn write_png(path: &Path, png: &[u8]) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::str::FromStr;
+    use hostapi::DataUnit;
 
-    fn port(incoming: &str, outgoing: &str) -> PortUsage<DataSize> {
-        let size = |text: &str| {
-            let (amount, unit) = text.split_once(' ').unwrap();
-            DataSize {
-                amount: amount.parse().unwrap(),
-                unit: hostapi::DataUnit::from_str(unit).unwrap(),
-            }
-        };
-        PortUsage {
-            port: None,
-            incoming: Some(size(incoming)),
-            outgoing: Some(size(outgoing)),
-            total: None,
-            extra: Default::default(),
-        }
+    fn size(text: &str) -> DataSize {
+        let (amount, unit) = text.split_once(' ').unwrap();
+        DataSize::new(amount.parse().unwrap(), DataUnit::from_wire(unit))
     }
 
     #[test]
     fn ports_add_up_in_base_units() {
-        let report = UsageReport {
-            server_id: None,
-            server_name: None,
-            interval: None,
-            total: None,
-            average: None,
-            ports: vec![port("1.5 GB", "2 MB"), port("500 MB", "1 XB")],
-            overusage: None,
-            monthly_threshold: None,
-            extra: Default::default(),
-        };
-        assert_eq!(port_sum(&report, |p| p.incoming.as_ref()), 2.0e9);
-        // The unknown unit counts as nothing rather than as a guess.
-        assert_eq!(port_sum(&report, |p| p.outgoing.as_ref()), 2.0e6);
+        let incoming = [size("1.5 GB"), size("500 MB")];
+        assert_eq!(base_sum(incoming.iter().map(Some)), 2.0e9);
+        // The unknown unit counts as nothing rather than as a guess, and so does a
+        // port without the figure.
+        let outgoing = [Some(size("2 MB")), Some(size("1 XB")), None];
+        assert_eq!(base_sum(outgoing.iter().map(Option::as_ref)), 2.0e6);
     }
 }

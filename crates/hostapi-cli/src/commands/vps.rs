@@ -61,7 +61,7 @@ pub(crate) async fn run(context: &Context, command: VpsCommand) -> Result<(), Fa
                 col("NAME", "name"),
                 col("STATE", "state"),
                 col("TEMPLATE", "template"),
-                col("IPS", "ip_addresses[].ip"),
+                col("IPS", "ips[].ip"),
                 col("REFERENCE", "reference"),
             ],
         ),
