@@ -3,13 +3,12 @@
 //! bare metals through [`BareMetals::get_many`](hostapi::BareMetals::get_many) against
 //! bare reqwest GETs at the same concurrency and order.
 
+use crate::paired::{Clock, Pair, Ratio};
+use crate::raw_types::VirtualServerList;
+use crate::setup::World;
 use criterion::Criterion;
 use futures::StreamExt;
 use hostapi::{BareMetalId, BulkOptions, VirtualServerId};
-use hostapi_raw_infra::types::VirtualServerList;
-
-use crate::paired::{Clock, Pair, Ratio};
-use crate::setup::World;
 
 pub(crate) const ONE_GROUP: &str = "one_call_get_v1_virtual_server";
 /// A facade call over a bare reqwest GET (the target). Calls alternate one by one.
@@ -99,7 +98,7 @@ fn bulk(criterion: &mut Criterion<Ratio>, world: &World) {
             let read = world
                 .client
                 .bare_metals()
-                .get_many(ids.iter().cloned(), options)
+                .get_many(ids.clone(), options)
                 .fold(0usize, |read, item| async move {
                     let server = item.result.expect("every bare metal reads");
                     read + usize::from(server.id == item.input)

@@ -5,11 +5,10 @@
 
 use std::hint::black_box;
 
-use criterion::Criterion;
-use hostapi_raw_infra::types::VirtualServerList;
-
 use crate::paired::{Clock, Pair, Ratio};
+use crate::raw_types::VirtualServerList;
 use crate::setup::World;
+use criterion::Criterion;
 
 pub(crate) const GROUP: &str = "decode_v1_virtual_servers_10k";
 /// The facade's decode and normalisation over the raw typed decode (the target).

@@ -15,6 +15,7 @@ mod calls;
 mod decode;
 mod memory;
 mod paired;
+mod raw_types;
 mod setup;
 mod signing;
 mod table;
