@@ -1,14 +1,15 @@
 //! End to end: the facade against the in-process simulator.
 //!
-//! Every facade operation is called through the public `hostapi` API, with a `Client`
-//! built from the simulator's base URLs and credentials (fixed seed, fast clock, no
-//! faults). Each write is read back through the facade, each waiter runs to its end
+//! Every facade operation is called through the public `hostapi` API, with a strict
+//! `Client` built from the simulator's base URLs and credentials (fast clock, no
+//! faults), for each of several dataset seeds (`support::SEEDS`, or those of
+//! `HOSTAPI_E2E_SEEDS`). Each write is read back through the facade, each waiter runs to its end
 //! under the fast clock, every resource is read, and a few error paths come back as
 //! typed errors with the service's error body.
 //!
-//! Each scenario is its own test, against its own simulator. The last test plays every
-//! scenario against one simulator and checks, from the simulator's request counters,
-//! that every operation of the three specs was called.
+//! Each scenario is its own test, against its own simulator for each seed. The last
+//! test plays every scenario against one simulator per seed and checks, from the
+//! simulator's request counters, that every operation of the three specs was called.
 //!
 //! The tests of `settled` pin down where the facade and the simulator once read the
 //! docs differently, so the disagreement cannot come back; they are left out of the
@@ -25,16 +26,23 @@ mod support;
 
 use futures::future::BoxFuture;
 
-use support::{Env, SCENARIO_TIMEOUT};
+use support::{Env, SCENARIO_TIMEOUT, seeds};
 
 /// A scenario: calls against the simulator of `env`, asserting as it goes.
 type Scenario = for<'a> fn(&'a Env) -> BoxFuture<'a, ()>;
 
-/// Runs `scenario` against `env`, bounded by [`SCENARIO_TIMEOUT`].
+/// Runs `scenario` against `env`, bounded by [`SCENARIO_TIMEOUT`]. The seed is named
+/// first, so that a failure's output says which dataset it was.
 async fn play(name: &str, scenario: Scenario, env: &Env) {
+    eprintln!("scenario {name}, seed {}", env.seed);
     tokio::time::timeout(SCENARIO_TIMEOUT, scenario(env))
         .await
-        .unwrap_or_else(|_| panic!("scenario {name} did not finish within {SCENARIO_TIMEOUT:?}"));
+        .unwrap_or_else(|_| {
+            panic!(
+                "scenario {name} (seed {}) did not finish within {SCENARIO_TIMEOUT:?}",
+                env.seed
+            )
+        });
 }
 
 /// Declares one test per scenario and the list [`SCENARIOS`] of them all.
@@ -48,9 +56,11 @@ macro_rules! scenarios {
         $(
             #[tokio::test]
             async fn $name() {
-                let env = Env::start().await;
-                play(stringify!($name), |env| Box::pin($module::$name(env)), &env).await;
-                env.sim.shutdown().await;
+                for seed in seeds() {
+                    let env = Env::start_seeded(seed).await;
+                    play(stringify!($name), |env| Box::pin($module::$name(env)), &env).await;
+                    env.sim.shutdown().await;
+                }
             }
         )+
     };
@@ -79,14 +89,17 @@ scenarios! {
     errors::error_answers,
 }
 
-/// Plays every scenario against one simulator, then checks that every operation of
-/// the three specs ran at least once and that the simulator ran nothing else.
+/// For each seed, plays every scenario against one simulator, then checks that every
+/// operation of the three specs ran at least once and that the simulator ran nothing
+/// else.
 #[tokio::test]
 async fn every_spec_operation_is_exercised() {
-    let env = Env::start().await;
-    for (name, scenario) in SCENARIOS {
-        play(name, *scenario, &env).await;
+    for seed in seeds() {
+        let env = Env::start_seeded(seed).await;
+        for (name, scenario) in SCENARIOS {
+            play(name, *scenario, &env).await;
+        }
+        coverage::assert_every_operation_ran(&env.sim.stats());
+        env.sim.shutdown().await;
     }
-    coverage::assert_every_operation_ran(&env.sim.stats());
-    env.sim.shutdown().await;
 }

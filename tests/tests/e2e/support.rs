@@ -7,8 +7,29 @@ use chrono::NaiveDate;
 use hostapi::{Client, Error, RetryPolicy, ServiceError, WaitOptions};
 use hostapi_sim::{Sim, SimConfig};
 
-/// The dataset seed: every run sees the same records.
-pub(crate) const SEED: u64 = 20_240_601;
+/// The dataset seeds the scenarios run over, each against its own simulator. A seed
+/// fixes the records' values (names, MACs, passwords, prices, traffic); their ids and
+/// shapes, which the scenarios name, are the same for every seed.
+pub(crate) const SEEDS: [u64; 3] = [20_240_601, 7, 3_141_592];
+
+/// The variable that replaces [`SEEDS`] with other seeds (comma-separated), to try a
+/// dataset the fixed seeds do not cover.
+const SEEDS_VARIABLE: &str = "HOSTAPI_E2E_SEEDS";
+
+/// The seeds of this run: [`SEEDS`], or those of `HOSTAPI_E2E_SEEDS`.
+pub(crate) fn seeds() -> Vec<u64> {
+    match std::env::var(SEEDS_VARIABLE) {
+        Ok(list) if !list.trim().is_empty() => list
+            .split(',')
+            .map(|seed| {
+                seed.trim()
+                    .parse()
+                    .unwrap_or_else(|e| panic!("{SEEDS_VARIABLE}: `{seed}`: {e}"))
+            })
+            .collect(),
+        _ => SEEDS.to_vec(),
+    }
+}
 
 /// Simulated seconds per real second. An installation (300 simulated seconds) lasts
 /// 3 s, a rescue boot 1.2 s, a private network member transition 600 ms, a cloud power
@@ -28,21 +49,28 @@ pub(crate) const SCENARIO_TIMEOUT: Duration = Duration::from_secs(60);
 pub(crate) struct Env {
     pub(crate) sim: Sim,
     pub(crate) client: Client,
+    /// The simulator's dataset seed.
+    pub(crate) seed: u64,
 }
 
 impl Env {
-    /// Starts a simulator (fixed seed, fast clock, no faults) and builds a client with
-    /// its base URLs and credentials.
+    /// Starts a simulator with the first of [`SEEDS`]; see [`Env::start_seeded`].
     pub(crate) async fn start() -> Env {
+        Env::start_seeded(SEEDS[0]).await
+    }
+
+    /// Starts a simulator (the given seed, fast clock, no faults) and builds a client
+    /// with its base URLs and credentials.
+    pub(crate) async fn start_seeded(seed: u64) -> Env {
         let sim = Sim::start(
             SimConfig::default()
-                .with_seed(SEED)
+                .with_seed(seed)
                 .with_time_scale(TIME_SCALE),
         )
         .await
         .expect("the simulator starts");
         let client = client_with(&sim, sim.api_key(), sim.cdn_secret());
-        Env { sim, client }
+        Env { sim, client, seed }
     }
 
     /// A client of this simulator with other credentials.
