@@ -80,18 +80,16 @@ impl Handle {
     }
 }
 
-/// Adds `retry_unsafe()` to a resource handle whose only field is `handle`.
+/// Adds `retry_unsafe()` to a resource handle with a `handle` field.
 macro_rules! retry_unsafe_option {
     () => {
         /// The same handle, with calls that are not idempotent (POST: power, create,
         /// install, purge…) retried like reads when they fail in a way that may pass.
         /// By default they are retried only when the request provably never reached
         /// the server; opt in when repeating the call is harmless to you.
-        pub fn retry_unsafe(self) -> Self {
-            Self {
-                handle: self.handle.retrying_unsafe(),
-                ..self
-            }
+        pub fn retry_unsafe(mut self) -> Self {
+            self.handle = self.handle.retrying_unsafe();
+            self
         }
     };
 }

@@ -206,9 +206,12 @@ mod tests {
         F: FnMut(u64, u32) -> BoxFuture<'static, Result<Page<u64>, Error>> + Send + 'static,
     {
         paginate(size, fetch, |n: &u64| n.to_string())
-            .map(|item| match item {
-                Item::Record(r) => r,
-                Item::Failed(e) => Err(e),
+            .filter_map(|item| {
+                futures::future::ready(match item {
+                    Item::Record(r) => Some(r),
+                    Item::Failed(e) => Some(Err(e)),
+                    Item::Extra(_) => None,
+                })
             })
             .collect()
             .await

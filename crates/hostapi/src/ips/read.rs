@@ -37,14 +37,13 @@ pub(crate) fn ip(f: &mut Fields<'_, '_>) -> Result<IpAddress, FieldError> {
     let server_id = f.reference("serverId");
     let server_name = f.text("serverName");
     let server_kind = f.open_enum("serverType", ServerKind::from_wire);
-    let server =
-        (server_id.is_some() || server_name.is_some() || server_kind.is_some()).then(|| {
-            AssignedServer {
-                id: server_id,
-                name: server_name,
-                kind: server_kind,
-            }
-        });
+    let server = (server_id.is_some() || server_name.is_some() || server_kind.is_some()).then_some(
+        AssignedServer {
+            id: server_id,
+            name: server_name,
+            kind: server_kind,
+        },
+    );
     let details = f.object("ipDetails", |d| {
         d.alias("mask", "netmask");
         (d.text("gateway"), d.text("netmask"), d.rest())
