@@ -15,8 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use hostapi::{
-    BareMetalId, Client, CloudServerId, DnsRecordId, DnsRecordType, Error, NewDnsRecord, NewOrigin,
-    RetryPolicy, SwitchPortStatus, VirtualServerId, ZoneId,
+    BareMetalId, Client, CloudServerId, DnsRecordId, DnsRecordType, DomainName, Error,
+    NewDnsRecord, NewOrigin, RetryPolicy, SwitchPortStatus, TransportCause, VirtualServerId,
+    ZoneId,
 };
 use hostapi_sim::{FaultConfig, FaultKind, FaultWeights, Sim, SimConfig, WriteRecord};
 use tracing_subscriber::Layer;
@@ -68,9 +69,9 @@ impl Dice {
 /// The state the writes so far should have made.
 #[derive(Debug, Default)]
 struct Model {
-    ttl: BTreeMap<String, u32>,
+    ttl: BTreeMap<DomainName, u32>,
     /// The TXT records this suite created, per domain: id → content.
-    records: BTreeMap<String, BTreeMap<u64, String>>,
+    records: BTreeMap<DomainName, BTreeMap<u64, String>>,
     bare_metal_reference: BTreeMap<u32, String>,
     switch_open: BTreeMap<u32, bool>,
     power_cycles: BTreeMap<u32, u64>,
@@ -91,6 +92,8 @@ struct Figures {
     failures: BTreeMap<&'static str, u64>,
     failed_writes_applied: u64,
     failed_writes_not_applied: u64,
+    /// Failed writes reported as [`Error::OutcomeUnknown`].
+    failed_writes_unknown: u64,
     idempotent_writes_applied_twice: u64,
 }
 
@@ -100,8 +103,10 @@ struct Run<'a> {
     model: Model,
     figures: Figures,
     log_seen: usize,
-    domains: Vec<String>,
+    domains: Vec<DomainName>,
     cloud: Vec<CloudServerId>,
+    /// How many times the last settled write was applied.
+    last_applied: usize,
 }
 
 const BARE_METALS: [u32; 4] = [20001, 20002, 20003, 20004];
@@ -112,9 +117,26 @@ impl Run<'_> {
     /// the operation. Counts it.
     fn surfaced(&mut self, error: &Error) {
         let kind = match error {
-            Error::Transport { .. } => "transport",
-            Error::Timeout { .. } => "timeout",
-            Error::Status { status, .. } => match status {
+            // A write whose answer was lost: counted by what was lost.
+            Error::OutcomeUnknown(unknown) => {
+                assert!(
+                    !matches!(unknown.cause, Error::OutcomeUnknown(_)),
+                    "{error:?}"
+                );
+                Self::kind(&unknown.cause)
+            }
+            other => Self::kind(other),
+        };
+        assert!(error.operation().is_some(), "{error:?}");
+        *self.figures.failures.entry(kind).or_default() += 1;
+    }
+
+    /// The kind of failure a fault caused.
+    fn kind(error: &Error) -> &'static str {
+        match error {
+            Error::Transport(e) if e.cause == TransportCause::Timeout => "timeout",
+            Error::Transport(_) => "transport",
+            Error::Status(e) => match e.status {
                 429 => "status 429",
                 500 => "status 500",
                 502 => "status 502",
@@ -122,11 +144,9 @@ impl Run<'_> {
                 404 => "status 404",
                 other => panic!("unexpected status {other}: {error}"),
             },
-            Error::Decode { .. } => "decode",
+            Error::Decode(_) => "decode",
             other => panic!("not an error a fault causes: {other:?}"),
-        };
-        assert!(error.operation().is_some(), "{error:?}");
-        *self.figures.failures.entry(kind).or_default() += 1;
+        }
     }
 
     /// The writes applied since the last call of this.
@@ -142,6 +162,7 @@ impl Run<'_> {
     fn settle<T>(&mut self, result: &Result<T, Error>, post: bool, operation: &str) -> bool {
         self.figures.writes += 1;
         let fresh = self.new_writes();
+        self.last_applied = fresh.len();
         for write in &fresh {
             assert_eq!(write.operation, operation, "{fresh:?}");
         }
@@ -164,6 +185,16 @@ impl Run<'_> {
             }
             Err(error) => {
                 self.surfaced(error);
+                // A write reported failed without saying its outcome is unknown was
+                // not applied: never "failed" for a write that may have happened.
+                if error.is_outcome_unknown() {
+                    self.figures.failed_writes_unknown += 1;
+                } else {
+                    assert!(
+                        fresh.is_empty(),
+                        "{operation} failed ({error:?}) but was applied: {fresh:?}"
+                    );
+                }
                 if fresh.is_empty() {
                     self.figures.failed_writes_not_applied += 1;
                     false
@@ -249,7 +280,7 @@ impl Run<'_> {
                 let reference = format!("bm-{n}");
                 let result = client
                     .bare_metals()
-                    .set_reference(&BareMetalId::from(bm), &reference)
+                    .update(&BareMetalId::from(bm), &reference)
                     .await;
                 if self.settle(&result, false, "PUT /v1/bareMetals/{bareMetalId}") {
                     self.model.bare_metal_reference.insert(bm, reference);
@@ -306,10 +337,7 @@ impl Run<'_> {
             }
             8 => {
                 let reference = format!("cloud-{n}");
-                let result = client
-                    .cloud_servers()
-                    .set_reference(&cloud, &reference)
-                    .await;
+                let result = client.cloud_servers().update(&cloud, &reference).await;
                 if self.settle(&result, false, "PUT /cloud/v2/virtualServers/{id}") {
                     self.model
                         .cloud_reference
@@ -320,18 +348,21 @@ impl Run<'_> {
                 let zone = ZoneId::new("1001").unwrap();
                 let path = format!("/fault/{n}.css");
                 let result = client.cdn().purge(&zone, &[path.as_str()]).await;
+                // Repeating a purge is harmless, so the client retries it like a read
+                // (a POST all the same): each attempt that reached the service made
+                // a job.
                 if self.settle(
                     &result,
-                    true,
+                    false,
                     "POST /content/purge/{customer_number}/{zone_id}",
                 ) {
-                    self.model.purges += 1;
+                    self.model.purges += self.last_applied as u64;
                 }
             }
             10 => {
                 let label = format!("fault-{n}");
                 let origin = NewOrigin::new(label.clone(), format!("https://o{n}.example.com"));
-                let result = client.cdn().create_origin(&origin).await;
+                let result = client.cdn().origins().create(&origin).await;
                 if self.settle(&result, true, "POST /origins/{customer_number}") {
                     let id = self.log_target_number("origin ");
                     if let Ok(created) = &result {
@@ -384,7 +415,7 @@ impl Run<'_> {
                 }
             }
             18 => {
-                if let Some(origins) = self.read(client.cdn().origins().await) {
+                if let Some(origins) = self.read(client.cdn().origins().list().await) {
                     self.check_origins(&origins);
                 }
             }
@@ -396,8 +427,7 @@ impl Run<'_> {
                 }
             }
             _ => {
-                if let Some(servers) = self.read(client.cloud_servers().list().collect_all().await)
-                {
+                if let Some(servers) = self.read(client.cloud_servers().list().await) {
                     assert_eq!(servers.len(), hostapi_sim::DEFAULT_SIZE);
                     for server in &servers {
                         if let Some(expected) = self.model.cloud_reference.get(server.id.as_str()) {
@@ -426,7 +456,7 @@ impl Run<'_> {
             .unwrap_or_else(|| panic!("no id in {target}"))
     }
 
-    fn check_records(&self, domain: &str, records: &[hostapi::DnsRecord]) {
+    fn check_records(&self, domain: &DomainName, records: &[hostapi::DnsRecord]) {
         let found: BTreeMap<u64, String> = records
             .iter()
             .filter(|r| r.content.starts_with("fault-suite-"))
@@ -489,12 +519,13 @@ async fn two_thousand_operations_under_faults_lose_and_repeat_nothing() {
     .expect("the simulator starts");
     let client = hostapi_tests::sim_client_builder(&sim, sim.api_key(), sim.cdn_secret())
         .timeout(Duration::from_secs(5))
-        .retry_policy(RetryPolicy {
-            max_attempts: 4,
-            initial_backoff: Duration::from_millis(1),
-            max_backoff: Duration::from_millis(4),
-            deadline: Duration::from_secs(5),
-        })
+        .retry_policy(
+            RetryPolicy::default()
+                .max_attempts(4)
+                .initial_backoff(Duration::from_millis(1))
+                .max_backoff(Duration::from_millis(4))
+                .deadline(Duration::from_secs(5)),
+        )
         .build()
         .expect("client builds");
     let mut run = Run {
@@ -505,6 +536,7 @@ async fn two_thousand_operations_under_faults_lose_and_repeat_nothing() {
         log_seen: 0,
         domains: Vec::new(),
         cloud: Vec::new(),
+        last_applied: 0,
     };
 
     // What the operations act on: editable domains in a normal state (isEditable is
@@ -518,7 +550,7 @@ async fn two_thousand_operations_under_faults_lose_and_repeat_nothing() {
         assert_eq!(domains[i].editable, Some(true), "{}", domains[i].name);
         assert!(domains[i].is_normal(), "{}", domains[i].name);
     }
-    let cloud = settled!(run, client.cloud_servers().list().collect_all());
+    let cloud = settled!(run, client.cloud_servers().list());
     run.cloud = cloud.iter().take(4).map(|s| s.id.clone()).collect();
     run.log_seen = sim.write_log().len();
 
@@ -540,7 +572,7 @@ async fn two_thousand_operations_under_faults_lose_and_repeat_nothing() {
         let records = settled!(run, client.domains().records(&domain).list());
         run.check_records(&domain, &records);
     }
-    let origins = settled!(run, client.cdn().origins());
+    let origins = settled!(run, client.cdn().origins().list());
     run.check_origins(&origins);
     for bm in BARE_METALS {
         let found = settled!(run, client.bare_metals().get(&BareMetalId::from(bm)));
@@ -605,7 +637,7 @@ async fn two_thousand_operations_under_faults_lose_and_repeat_nothing() {
     let retries = retries.load(Ordering::Relaxed);
     let surfaced: u64 = run.figures.failures.values().sum();
     println!(
-        "fault suite: {} operations ({} reads, {} writes) in {:.1?}; {} requests; {} faults injected {:?} (+ latency on {}); {} retries; {} failures surfaced {:?}; failed writes applied {}, not applied {}; idempotent writes applied twice {}",
+        "fault suite: {} operations ({} reads, {} writes) in {:.1?}; {} requests; {} faults injected {:?} (+ latency on {}); {} retries; {} failures surfaced {:?}; failed writes applied {}, not applied {}, reported as of unknown outcome {}; idempotent writes applied twice {}",
         run.figures.operations,
         run.figures.reads,
         run.figures.writes,
@@ -623,6 +655,7 @@ async fn two_thousand_operations_under_faults_lose_and_repeat_nothing() {
         run.figures.failures,
         run.figures.failed_writes_applied,
         run.figures.failed_writes_not_applied,
+        run.figures.failed_writes_unknown,
         run.figures.idempotent_writes_applied_twice,
     );
     assert_eq!(run.figures.operations as usize, OPERATIONS);
@@ -634,8 +667,9 @@ async fn two_thousand_operations_under_faults_lose_and_repeat_nothing() {
 }
 
 /// Latency beyond the client's timeout: a read is tried again until its attempts run
-/// out and then surfaces as `Error::Timeout`; a POST is not repeated, and the write
-/// log says whether it was applied (at most once).
+/// out and then surfaces as a timeout (`Error::Transport`); a POST is not repeated, is
+/// reported as of unknown outcome, and the write log says whether it was applied (at
+/// most once).
 #[tokio::test]
 async fn slow_answers_time_out_reads_are_retried_posts_are_not() {
     let sim = Sim::start(SimConfig {
@@ -653,25 +687,23 @@ async fn slow_answers_time_out_reads_are_retried_posts_are_not() {
         .base_url(sim.base_url())
         .api_key(sim.api_key())
         .timeout(Duration::from_millis(40))
-        .retry_policy(RetryPolicy {
-            max_attempts: 3,
-            initial_backoff: Duration::from_millis(1),
-            max_backoff: Duration::from_millis(2),
-            deadline: Duration::from_secs(5),
-        })
+        .retry_policy(
+            RetryPolicy::default()
+                .max_attempts(3)
+                .initial_backoff(Duration::from_millis(1))
+                .max_backoff(Duration::from_millis(2))
+                .deadline(Duration::from_secs(5)),
+        )
         .build()
         .expect("client builds");
 
     let error = client.domains().list().await.unwrap_err();
     assert!(
-        matches!(
-            error,
-            Error::Timeout {
-                operation: "listDomains"
-            }
-        ),
+        matches!(&error, Error::Transport(e) if e.cause == TransportCause::Timeout),
         "{error:?}"
     );
+    assert_eq!(error.operation(), Some("listDomains"));
+    assert!(error.is_retryable());
     assert_eq!(sim.stats().requests, 3, "three attempts of the read");
 
     let error = client
@@ -679,7 +711,15 @@ async fn slow_answers_time_out_reads_are_retried_posts_are_not() {
         .reboot(&VirtualServerId::from(100_001u32))
         .await
         .unwrap_err();
-    assert!(matches!(error, Error::Timeout { .. }), "{error:?}");
+    // The POST may have reached the server: its outcome is unknown, not "failed".
+    match &error {
+        Error::OutcomeUnknown(unknown) => assert!(
+            matches!(&unknown.cause, Error::Transport(e) if e.cause == TransportCause::Timeout),
+            "{error:?}"
+        ),
+        other => panic!("expected an unknown outcome, got {other:?}"),
+    }
+    assert_eq!(error.operation(), Some("rebootVirtualServer"));
     assert_eq!(sim.stats().requests, 4, "one attempt of the POST");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let applied = sim
