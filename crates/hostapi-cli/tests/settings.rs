@@ -7,30 +7,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, TempDir, run_in};
+use common::{LiveSim, Run, TempDir, run_in};
 use hostapi_sim::{FaultConfig, FaultKind, FaultWeights, Sim, SimConfig};
 use serde_json::Value;
-
-/// A simulator on a runtime of its own, serving while the test thread runs the binary.
-struct LiveSim {
-    sim: Sim,
-    _runtime: tokio::runtime::Runtime,
-}
-
-impl LiveSim {
-    fn start(config: SimConfig) -> Self {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let sim = runtime.block_on(Sim::start(config)).expect("simulator");
-        Self {
-            sim,
-            _runtime: runtime,
-        }
-    }
-}
 
 /// Writes a config file into `home` and answers its path.
 fn config_file(home: &Path, text: &str) -> PathBuf {

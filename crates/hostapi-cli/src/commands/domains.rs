@@ -22,7 +22,7 @@ pub(crate) enum DomainsCommand {
         #[arg(value_parser = parse_id::<DomainName>)]
         domain: DomainName,
     },
-    /// Change a domain's TTL, in seconds (60 to 86400).
+    /// Change a domain's TTL, in seconds (the service says which values it accepts).
     #[command(after_help = "Example:\n  hostapi domains set-ttl acme-1.com 3600")]
     SetTtl {
         /// The domain name.

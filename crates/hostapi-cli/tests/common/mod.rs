@@ -20,6 +20,29 @@ pub const TIME_SCALE: &str = "100000";
 /// No run may take longer than this.
 const DEADLINE: Duration = Duration::from_secs(60);
 
+/// A simulator on a runtime of its own, serving while the test thread runs the binary.
+pub struct LiveSim {
+    pub sim: hostapi_sim::Sim,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl LiveSim {
+    pub fn start(config: hostapi_sim::SimConfig) -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let sim = runtime
+            .block_on(hostapi_sim::Sim::start(config))
+            .expect("simulator");
+        Self {
+            sim,
+            _runtime: runtime,
+        }
+    }
+}
+
 /// What a run left behind.
 #[derive(Debug)]
 pub struct Run {
