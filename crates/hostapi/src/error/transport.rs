@@ -135,15 +135,16 @@ fn chain<'e>(error: &'e (dyn StdError + 'static)) -> Vec<&'e (dyn StdError + 'st
     chain
 }
 
-/// A TLS failure in the chain: rustls's error, as itself or inside an I/O error.
+/// A TLS failure in the chain: rustls's error, as itself or inside I/O errors (the
+/// connector wraps it in one I/O error inside another, and an I/O error's `source`
+/// skips the error it wraps, so each is opened with `get_ref`).
 fn tls_cause(error: &reqwest::Error) -> Option<TransportCause> {
     chain(error).into_iter().find_map(|source| {
-        let tls = source.downcast_ref::<rustls::Error>().or_else(|| {
-            source
-                .downcast_ref::<std::io::Error>()
-                .and_then(|io| io.get_ref())
-                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
-        })?;
+        let mut inner: &(dyn StdError + 'static) = source;
+        while let Some(io) = inner.downcast_ref::<std::io::Error>() {
+            inner = io.get_ref()?;
+        }
+        let tls = inner.downcast_ref::<rustls::Error>()?;
         Some(match tls {
             rustls::Error::InvalidCertificate(problem) => certificate_cause(problem),
             rustls::Error::InvalidMessage(_) => TransportCause::NotTls,
