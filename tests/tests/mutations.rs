@@ -572,10 +572,10 @@ fn replaced(root: &Value, path: &[Step], with: Value) -> Value {
 
 fn removed(root: &Value, path: &[Step]) -> Value {
     let mut copy = root.clone();
-    if let (Some(Step::Key(key)), Some(parent)) = (path.last(), path.len().checked_sub(1)) {
-        if let Value::Object(map) = at(&mut copy, &path[..parent]) {
-            map.remove(key);
-        }
+    if let (Some(Step::Key(key)), Some(parent)) = (path.last(), path.len().checked_sub(1))
+        && let Value::Object(map) = at(&mut copy, &path[..parent])
+    {
+        map.remove(key);
     }
     copy
 }

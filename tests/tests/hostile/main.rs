@@ -1,12 +1,13 @@
 //! The client against hostile and failing servers (issue 17): redirects, echoed
-//! secrets, bodies without end, answers lost after a write, waiters and a pager facing
-//! answers that do not progress, and transport failures told by their cause. Each test
-//! runs a small scripted server of its own on 127.0.0.1 (see `server`).
+//! secrets, bodies without end, and transport failures told by their cause (answers
+//! lost after a write among them). Each test runs a small scripted server of its own on
+//! 127.0.0.1 (see `server`).
 
 mod bounded;
 mod redirects;
 mod secrets;
 mod server;
+mod transport;
 
 use std::time::Duration;
 

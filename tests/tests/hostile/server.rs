@@ -11,15 +11,15 @@ use tokio::net::TcpListener;
 
 /// A request as the server received it.
 #[derive(Debug, Clone)]
-pub struct Seen {
-    pub method: String,
-    pub path: String,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
+pub(crate) struct Seen {
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Seen {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
@@ -27,7 +27,7 @@ impl Seen {
     }
 
     /// The request as text, the way an echoing server would put it in its answer.
-    pub fn as_text(&self) -> String {
+    pub(crate) fn as_text(&self) -> String {
         let mut text = format!("{} {}\n", self.method, self.path);
         for (k, v) in &self.headers {
             text.push_str(&format!("{k}: {v}\n"));
@@ -38,7 +38,7 @@ impl Seen {
 }
 
 /// What the script does with a request.
-pub enum Act {
+pub(crate) enum Act {
     /// Answer with these bytes (a whole HTTP response).
     Reply(Vec<u8>),
     /// Send this status line and headers, then a body of `total` bytes of `x` (or
@@ -51,11 +51,11 @@ pub enum Act {
 }
 
 /// A response with a JSON body (or any body) and a status.
-pub fn reply(status: u16, content_type: &str, body: &str) -> Act {
+pub(crate) fn reply(status: u16, content_type: &str, body: &str) -> Act {
     reply_with(status, &[("content-type", content_type)], body)
 }
 
-pub fn reply_with(status: u16, headers: &[(&str, &str)], body: &str) -> Act {
+pub(crate) fn reply_with(status: u16, headers: &[(&str, &str)], body: &str) -> Act {
     let mut head = format!(
         "HTTP/1.1 {status} X\r\ncontent-length: {}\r\nconnection: close\r\n",
         body.len()
@@ -72,9 +72,9 @@ pub fn reply_with(status: u16, headers: &[(&str, &str)], body: &str) -> Act {
 type Script = dyn Fn(usize, &Seen) -> Act + Send + Sync;
 
 /// A running scripted server.
-pub struct Server {
-    pub base_url: String,
-    pub port: u16,
+pub(crate) struct Server {
+    pub(crate) base_url: String,
+    pub(crate) port: u16,
     seen: Arc<Mutex<Vec<Seen>>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -88,12 +88,14 @@ impl Drop for Server {
 impl Server {
     /// Starts a plain-HTTP server; `script(n, request)` decides the answer to the
     /// `n`-th request (from 0).
-    pub async fn start(script: impl Fn(usize, &Seen) -> Act + Send + Sync + 'static) -> Self {
+    pub(crate) async fn start(
+        script: impl Fn(usize, &Seen) -> Act + Send + Sync + 'static,
+    ) -> Self {
         Self::start_with(script, None).await
     }
 
     /// Starts a server speaking TLS with `acceptor`.
-    pub async fn start_tls(
+    pub(crate) async fn start_tls(
         script: impl Fn(usize, &Seen) -> Act + Send + Sync + 'static,
         acceptor: tokio_rustls::TlsAcceptor,
     ) -> Self {
@@ -138,7 +140,7 @@ impl Server {
     }
 
     /// The requests received so far.
-    pub fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }
 }
