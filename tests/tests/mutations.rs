@@ -12,9 +12,9 @@
 //! - **nothing**: each member but a record's identity set to `null`, to `""`, and left
 //!   out. Each must be read.
 //! - **unknown fields**: a new member in every object; it must be read and kept.
-//! - **open sets**: each word-like text in other letter cases (read identically, or
-//!   kept as sent for text fields) and replaced by a value no document names (read, and
-//!   kept).
+//! - **open sets**: each word-like text (letters, digits, `_` and inner spaces) in other
+//!   letter cases, every copy of it in the sample alike (read identically, or kept as
+//!   sent for text fields), and replaced by a value no document names (read, and kept).
 //!
 //! The counts are printed (`cargo test --test mutations -- --nocapture`).
 
@@ -221,7 +221,10 @@ fn every_spelling_of_every_sample_reads() {
                         continue;
                     }
                     let cased = Value::String(cased);
-                    let variant = replaced(&original, path, cased.clone());
+                    // A service that writes a value in another letter case writes
+                    // every copy of it so: a record that repeats it (a hosting pack
+                    // repeating its server's type) keeps a copy that disagrees.
+                    let variant = replaced_everywhere(&original, node, &cased);
                     match compare(operation, &variant, &baseline, node, &cased) {
                         Outcome::Identical => counts.cases_identical += 1,
                         Outcome::Kept => counts.cases_kept += 1,
@@ -513,7 +516,11 @@ fn is_word(text: &str) -> bool {
     let unit = text.len() <= 5 && (text.ends_with(['b', 'B']) || text.ends_with("ps"));
     text.len() >= 2
         && !unit
-        && text.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ' '))
+        && text.starts_with(|c: char| c.is_ascii_alphabetic())
+        && text.trim() == text
         && !matches!(
             text.to_ascii_lowercase().as_str(),
             "true" | "false" | "yes" | "no"
@@ -568,6 +575,25 @@ fn replaced(root: &Value, path: &[Step], with: Value) -> Value {
     let mut copy = root.clone();
     *at(&mut copy, path) = with;
     copy
+}
+
+/// `root` with every value equal to `from` replaced by `to`.
+fn replaced_everywhere(root: &Value, from: &Value, to: &Value) -> Value {
+    match root {
+        value if value == from => to.clone(),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), replaced_everywhere(v, from, to)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|v| replaced_everywhere(v, from, to))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 fn removed(root: &Value, path: &[Step]) -> Value {
