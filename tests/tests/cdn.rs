@@ -7,7 +7,7 @@ use hostapi::{
     PurgeStatus, REDACTED, RetryPolicy, SubCustomerUpdate, ZoneId, expose_secrets,
 };
 use hostapi_tests::{
-    CDN_BASE_PATH, CDN_CUSTOMER, CDN_SECRET, CDN_TIMESTAMP, client, fixture, to_json,
+    CDN_BASE_PATH, CDN_CUSTOMER, CDN_SECRET, CDN_TIMESTAMP, client, fixture, strict_client, to_json,
 };
 use httpmock::Method::{DELETE, GET, POST, PUT};
 use httpmock::MockServer;
@@ -32,6 +32,18 @@ const SIGNATURES: &[(&str, &str)] = &[
     (
         "/customers/reseller/C123456/7001",
         "acd5506bc7a1a53bdfd7b462105f88cae7b29a48",
+    ),
+    (
+        "/customers/reseller/C123456/7002",
+        "28f4cc144c8ea13fdc08fa10d810c6624dbf99bd",
+    ),
+    (
+        "/customers/reseller/C123456/7010",
+        "ed1e7a630fcfd9b96b1b44e6d840b3c6c61dbbc4",
+    ),
+    (
+        "/customers/reseller/C123456/7099",
+        "7e04484444cfd2c91c86e4e62d213d5ccc020d10",
     ),
     (
         "/customers/acl/C123456",
@@ -107,7 +119,7 @@ async fn every_call_is_signed_in_its_path_and_carries_no_auth_header() {
             then.status(200).body(r#"{"succes":[]}"#);
         })
         .await;
-    let origins = client(&server).cdn().origins().await.unwrap();
+    let origins = client(&server).cdn().origins().list().await.unwrap();
     mock.assert_async().await;
     assert!(origins.is_empty());
 }
@@ -131,7 +143,7 @@ async fn the_base_url_path_is_not_part_of_the_signed_path() {
         .retry_policy(RetryPolicy::never())
         .build()
         .unwrap();
-    client.cdn().acl().await.unwrap();
+    client.cdn().acl().get().await.unwrap();
     mock.assert_async().await;
 }
 
@@ -148,7 +160,7 @@ async fn the_customer_has_booleans_timestamps_and_a_redacted_secret() {
         fixture("cdn/customer.json"),
     )
     .await;
-    let customer = client(&server).cdn().customer(20, 0).await.unwrap();
+    let customer = client(&server).cdn().customers().get().await.unwrap();
     mock.assert_async().await;
 
     assert_eq!(customer.reseller, Some(true));
@@ -170,42 +182,80 @@ async fn the_customer_has_booleans_timestamps_and_a_redacted_secret() {
 }
 
 #[tokio::test]
-async fn sub_customers_become_a_list_ordered_by_numeric_index() {
+async fn sub_customers_are_read_from_the_indexed_object_by_their_number() {
+    // The answer files sub-customers as `{<group>: {"10": …, "0": …, "1": …}}`; each
+    // is found in it by its number, wherever it stands.
     let server = MockServer::start_async().await;
-    let mock = serve(
-        &server,
-        GET,
-        "/customers/reseller/C123456/7001",
-        fixture("cdn/sub_customers.json"),
-    )
-    .await;
-    let subs = client(&server)
-        .cdn()
-        .sub_customer(&CustomerNumber::new("7001").unwrap())
-        .await
-        .unwrap();
-    mock.assert_async().await;
+    let mut mocks = Vec::new();
+    for number in ["7001", "7002", "7010"] {
+        mocks.push(
+            serve(
+                &server,
+                GET,
+                &format!("/customers/reseller/C123456/{number}"),
+                fixture("cdn/sub_customers.json"),
+            )
+            .await,
+        );
+    }
+    let client = client(&server);
+    let mut subs = Vec::new();
+    for number in ["7001", "7002", "7010"] {
+        let sub = client
+            .cdn()
+            .sub_customers()
+            .get(&CustomerNumber::new(number).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(sub.customer_number.as_str(), number);
+        subs.push(sub);
+    }
+    for mock in &mocks {
+        mock.assert_async().await;
+    }
 
-    // Wire order "10", "0", "1" → indexes 0, 1, 10.
-    let numbers: Vec<&str> = subs
-        .iter()
-        .map(|s| s.customer_number.as_ref().unwrap().as_str())
-        .collect();
-    assert_eq!(numbers, ["7001", "7002", "7010"]);
     assert_eq!(
         subs.iter().map(|s| s.active).collect::<Vec<_>>(),
         [Some(true), Some(true), Some(false)]
+    );
+    assert_eq!(
+        subs.iter()
+            .map(|s| s.company_name.as_deref())
+            .collect::<Vec<_>>(),
+        [Some("First Shop"), Some("Second Shop"), Some("Tenth Shop")]
     );
     assert_eq!(subs[1].reseller, Some(true));
     assert_eq!(subs[0].group, "C123456");
     assert_eq!(subs[0].extra["created_at"], 1_600_000_000);
     assert_eq!(subs[1].api_secret, None, "an empty secret is no secret");
+    assert_eq!(subs[2].notes, None, "an empty note is no note");
     assert!(!format!("{subs:?}").contains("sub-secret-00"));
     assert_eq!(
         expose_secrets(|| to_json(&subs))[0]["api_secret"],
         "sub-secret-00"
     );
     insta::assert_json_snapshot!("cdn_sub_customers", to_json(&subs));
+}
+
+#[tokio::test]
+async fn a_sub_customer_missing_from_the_answer_is_a_decode_error() {
+    let server = MockServer::start_async().await;
+    serve(
+        &server,
+        GET,
+        "/customers/reseller/C123456/7099",
+        fixture("cdn/sub_customers.json"),
+    )
+    .await;
+    let err = client(&server)
+        .cdn()
+        .sub_customers()
+        .get(&CustomerNumber::new("7099").unwrap())
+        .await
+        .unwrap_err();
+    let (operation, path, message) = decode_error(err);
+    assert_eq!((operation, path.as_str()), ("getSubCustomer", "success"));
+    assert!(message.contains("7099"), "{message}");
 }
 
 #[tokio::test]
@@ -218,7 +268,7 @@ async fn the_acl_is_taken_from_under_the_customer_number() {
         fixture("cdn/acl.json"),
     )
     .await;
-    let acl = client(&server).cdn().acl().await.unwrap();
+    let acl = client(&server).cdn().acl().get().await.unwrap();
     mock.assert_async().await;
 
     assert!(acl.content.post && acl.content.get && !acl.content.delete);
@@ -242,7 +292,7 @@ async fn origins_are_read_under_succes_with_every_quirk() {
         fixture("cdn/origins.json"),
     )
     .await;
-    let origins = client(&server).cdn().origins().await.unwrap();
+    let origins = client(&server).cdn().origins().list().await.unwrap();
     mock.assert_async().await;
 
     assert_eq!(origins.len(), 3);
@@ -251,10 +301,8 @@ async fn origins_are_read_under_succes_with_every_quirk() {
     assert_eq!(origins[1].ignore_cache_control, Some(true));
     assert!(!origins[1].extra.contains_key("ignore_cache_refresh"));
     assert_eq!(origins[1].origin_type, Some(OriginType::S3));
-    assert_eq!(
-        origins[2].origin_type,
-        Some(OriginType::Unknown("ftp".into()))
-    );
+    assert_eq!(origins[2].origin_type, Some(OriginType::from_wire("ftp")));
+    assert!(origins[2].origin_type.as_ref().unwrap().is_unknown());
     assert_eq!(origins[2].extra["ssl_verify"], 0);
     // Empty strings are no value.
     assert_eq!(origins[0].s3_bucket_name, None);
@@ -262,6 +310,13 @@ async fn origins_are_read_under_succes_with_every_quirk() {
     // The password: redacted unless exposed.
     assert!(!format!("{origins:?}").contains("s3-access-key-secret"));
     assert_eq!(to_json(&origins)[1]["basic_auth_password"], REDACTED);
+    // Origin headers often carry a token: a secret too.
+    assert_eq!(origins[0].headers_origin, None);
+    assert_eq!(to_json(&origins)[1]["headers_origin"], REDACTED);
+    assert_eq!(
+        expose_secrets(|| to_json(&origins))[1]["headers_origin"],
+        "X-Origin-Token: abc"
+    );
     assert_eq!(
         expose_secrets(|| to_json(&origins))[1]["basic_auth_password"],
         "s3-access-key-secret"
@@ -279,7 +334,7 @@ async fn a_single_origin_answered_to_the_list_is_a_list_of_one() {
         fixture("cdn/origin_success.json"),
     )
     .await;
-    let origins = client(&server).cdn().origins().await.unwrap();
+    let origins = client(&server).cdn().origins().list().await.unwrap();
     assert_eq!(origins.len(), 1);
     assert_eq!(origins[0].id.as_str(), "101");
 }
@@ -288,7 +343,15 @@ async fn a_single_origin_answered_to_the_list_is_a_list_of_one() {
 async fn an_empty_object_answered_to_the_list_is_no_origins() {
     let server = MockServer::start_async().await;
     serve(&server, GET, "/origins/C123456", r#"{"success":{}}"#.into()).await;
-    assert!(client(&server).cdn().origins().await.unwrap().is_empty());
+    assert!(
+        client(&server)
+            .cdn()
+            .origins()
+            .list()
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[tokio::test]
@@ -309,8 +372,18 @@ async fn one_origin_is_read_under_success_and_under_succes() {
     )
     .await;
     let cdn = client(&server);
-    let first = cdn.cdn().origin(&OriginId::from(101u64)).await.unwrap();
-    let second = cdn.cdn().origin(&OriginId::from(102u64)).await.unwrap();
+    let first = cdn
+        .cdn()
+        .origins()
+        .get(&OriginId::from(101u64))
+        .await
+        .unwrap();
+    let second = cdn
+        .cdn()
+        .origins()
+        .get(&OriginId::from(102u64))
+        .await
+        .unwrap();
 
     assert_eq!(first.ignore_cache_control, Some(true));
     assert_eq!(first.extra["http2"], true);
@@ -335,25 +408,34 @@ async fn purge_status_lists_every_url_with_its_status() {
         fixture("cdn/purge_status.json"),
     )
     .await;
-    let entries = client(&server)
+    let job = client(&server)
         .cdn()
         .purge_status(&zone(), &PurgeJobId::from(5001u64))
         .await
         .unwrap();
     mock.assert_async().await;
 
+    assert_eq!(job.id, PurgeJobId::from(5001u64));
+    assert_eq!(job.zone, zone());
+    assert!(!job.is_done(), "files are still queued");
+    let entries = &job.entries;
     let statuses: Vec<&PurgeStatus> = entries.iter().map(|e| &e.status).collect();
     assert_eq!(
         statuses,
         [
             &PurgeStatus::Queued,
             &PurgeStatus::Done,
-            &PurgeStatus::Unknown("Processing".into()),
+            &PurgeStatus::from_wire("Processing"),
             &PurgeStatus::Queued,
         ]
     );
+    assert!(statuses[2].is_unknown());
     assert_eq!(entries[3].url, "/img/banner.png");
-    insta::assert_json_snapshot!("cdn_purge_status", to_json(&entries));
+    assert_eq!(
+        job.urls,
+        entries.iter().map(|e| e.url.clone()).collect::<Vec<_>>()
+    );
+    insta::assert_json_snapshot!("cdn_purge_status", to_json(&job));
 }
 
 #[tokio::test]
@@ -371,7 +453,7 @@ async fn wait_purged_polls_until_nothing_is_queued() {
     let progress = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let seen = progress.clone();
     let options = hostapi::WaitOptions::new()
-        .interval(std::time::Duration::from_millis(10))
+        .interval(hostapi::WaitOptions::MIN_INTERVAL)
         .timeout(std::time::Duration::from_secs(5))
         .on_progress(move |p| seen.lock().unwrap().push(p.state.clone()));
     let client = client(&server);
@@ -391,11 +473,17 @@ async fn wait_purged_polls_until_nothing_is_queued() {
             })
             .await;
     };
-    let (entries, ()) = tokio::join!(wait, swap);
-    let entries = entries.expect("the purge finishes");
+    let (job, ()) = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        tokio::join!(wait, swap)
+    })
+    .await
+    .expect("the wait ends, and the answer is swapped after two polls");
+    let job = job.expect("the purge finishes");
+    assert!(job.is_done(), "{job:?}");
+    assert_eq!(job.entries.len(), 2, "{job:?}");
     assert!(
-        entries.iter().all(|e| e.status == PurgeStatus::Done),
-        "{entries:?}"
+        job.entries.iter().all(|e| e.status == PurgeStatus::Done),
+        "{job:?}"
     );
     let progress = progress.lock().unwrap();
     assert!(progress.len() >= 2, "{progress:?}");
@@ -407,12 +495,10 @@ async fn wait_purged_polls_until_nothing_is_queued() {
 
 fn decode_error(err: Error) -> (&'static str, String, String) {
     match err {
-        Error::Decode {
-            operation,
-            path,
-            message,
-            ..
-        } => (operation, path, message),
+        Error::Decode(e) => {
+            let operation = e.call.as_ref().expect("the call is kept").operation;
+            (operation, e.path, e.message)
+        }
         other => panic!("expected a decode error, got {other:?}"),
     }
 }
@@ -429,7 +515,8 @@ async fn an_origin_answer_with_neither_key_is_a_decode_error() {
     .await;
     let err = client(&server)
         .cdn()
-        .origin(&OriginId::from(101u64))
+        .origins()
+        .get(&OriginId::from(101u64))
         .await
         .unwrap_err();
     let (operation, path, message) = decode_error(err);
@@ -438,23 +525,84 @@ async fn an_origin_answer_with_neither_key_is_a_decode_error() {
     assert!(message.contains("succes"), "{message}");
 }
 
-#[tokio::test]
-async fn unreadable_fields_are_named_by_their_path() {
-    let server = MockServer::start_async().await;
+/// Serves the answers of [`unreadable_fields_cost_the_field_not_the_call`] and
+/// [`a_strict_client_names_each_unreadable_field_by_its_path`].
+async fn serve_unreadable_fields(server: &MockServer) {
     serve(
-        &server,
+        server,
         GET,
         "/origins/C123456",
         r#"{"succes":[{"id":1},{"id":2,"refresh_every":-5}]}"#.into(),
     )
     .await;
     serve(
-        &server,
+        server,
         GET,
         "/customers/C123456/20/0",
-        r#"{"success":{"id":1,"created_at":-1}}"#.into(),
+        r#"{"success":{"id":1,"created_at":"yesterday","active":1}}"#.into(),
     )
     .await;
+}
+
+#[tokio::test]
+async fn unreadable_fields_cost_the_field_not_the_call() {
+    let server = MockServer::start_async().await;
+    serve_unreadable_fields(&server).await;
+    let client = client(&server);
+    let cdn = client.cdn();
+
+    // A negative refresh interval cannot be a number of seconds: that field is none,
+    // its raw value kept, and the record and the list stay.
+    let origins = cdn.origins().list().await.unwrap();
+    assert!(origins.is_complete());
+    assert_eq!(origins.len(), 2);
+    assert_eq!(origins[1].id.as_str(), "2");
+    assert_eq!(origins[1].refresh_every_seconds, None);
+    assert_eq!(origins[1].extra["refresh_every"], -5);
+    assert!(origins[0].extra.is_empty(), "{:?}", origins[0].extra);
+
+    // Text where Unix seconds belong: the other fields are read.
+    let customer = cdn.customers().get().await.unwrap();
+    assert_eq!(customer.id.as_ref().map(|id| id.as_str()), Some("1"));
+    assert_eq!(customer.created_at, None);
+    assert_eq!(customer.extra["created_at"], "yesterday");
+    assert_eq!(customer.active, Some(true));
+}
+
+#[tokio::test]
+async fn a_strict_client_names_each_unreadable_field_by_its_path() {
+    let server = MockServer::start_async().await;
+    serve_unreadable_fields(&server).await;
+    let client = strict_client(&server);
+    let cdn = client.cdn();
+
+    // In a list, the record at fault fails alone.
+    let origins = cdn.origins().list().await.unwrap();
+    assert_eq!(origins.len(), 1);
+    assert_eq!(origins[0].id.as_str(), "1");
+    let [unreadable] = origins.unreadable() else {
+        panic!("one record is unreadable: {:?}", origins.unreadable());
+    };
+    assert_eq!(unreadable.index, 1);
+    let Error::Decode(e) = &unreadable.error else {
+        panic!("expected a decode error, got {:?}", unreadable.error);
+    };
+    assert_eq!(
+        (e.call.as_ref().map(|c| c.operation), e.path.as_str()),
+        (Some("listOrigins"), "success[1].refresh_every")
+    );
+
+    // A single record fails the call, at its first unreadable field.
+    let (operation, path, _) = decode_error(cdn.customers().get().await.unwrap_err());
+    assert_eq!(
+        (operation, path.as_str()),
+        ("getCustomer", "success.created_at")
+    );
+}
+
+#[tokio::test]
+async fn what_identifies_a_record_is_required_even_leniently() {
+    let server = MockServer::start_async().await;
     serve(
         &server,
         GET,
@@ -476,49 +624,77 @@ async fn unreadable_fields_are_named_by_their_path() {
         r#"{"succes":{"label":"no id"}}"#.into(),
     )
     .await;
+    serve(
+        &server,
+        GET,
+        "/origins/C123456",
+        r#"{"succes":[{"id":1},{"label":"no id"},{"id":3}]}"#.into(),
+    )
+    .await;
     let client = client(&server);
     let cdn = client.cdn();
 
-    let (operation, path, _) = decode_error(cdn.origins().await.unwrap_err());
-    assert_eq!(
-        (operation, path.as_str()),
-        ("listOrigins", "succes[1].refresh_every")
-    );
-
-    let (operation, path, _) = decode_error(cdn.customer(20, 0).await.unwrap_err());
-    assert_eq!(
-        (operation, path.as_str()),
-        ("getCustomer", "success.created_at")
-    );
-
+    // Sub-customers under keys that are not indexes, none with a number: 7001 is not
+    // among them.
     let number = CustomerNumber::new("7001").unwrap();
-    let (operation, path, message) = decode_error(cdn.sub_customer(&number).await.unwrap_err());
-    assert_eq!(
-        (operation, path.as_str()),
-        ("getSubCustomer", "success.C123456.first")
-    );
-    assert!(message.contains("index"), "{message}");
+    let (operation, path, message) =
+        decode_error(cdn.sub_customers().get(&number).await.unwrap_err());
+    assert_eq!((operation, path.as_str()), ("getSubCustomer", "success"));
+    assert!(message.contains("7001"), "{message}");
 
-    let (operation, path, message) = decode_error(cdn.acl().await.unwrap_err());
+    // ACLs of other customers only.
+    let (operation, path, message) = decode_error(cdn.acl().get().await.unwrap_err());
     assert_eq!((operation, path.as_str()), ("getAcl", "success"));
     assert!(message.contains("C123456"), "{message}");
 
-    let (operation, path, _) = decode_error(cdn.origin(&OriginId::from(102u64)).await.unwrap_err());
-    assert_eq!((operation, path.as_str()), ("getOrigin", "succes.id"));
+    // An origin without an id (`succes` is read as `success`).
+    let (operation, path, _) = decode_error(
+        cdn.origins()
+            .get(&OriginId::from(102u64))
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!((operation, path.as_str()), ("getOrigin", "success.id"));
+
+    // In a list, the record without an id is unreadable in its place; the others stay.
+    let origins = cdn.origins().list().await.unwrap();
+    assert_eq!(
+        origins.iter().map(|o| o.id.as_str()).collect::<Vec<_>>(),
+        ["1", "3"]
+    );
+    assert!(!origins.is_complete());
+    let [unreadable] = origins.unreadable() else {
+        panic!("one record is unreadable: {:?}", origins.unreadable());
+    };
+    assert_eq!(unreadable.index, 1);
+    let Error::Decode(e) = &unreadable.error else {
+        panic!("expected a decode error, got {:?}", unreadable.error);
+    };
+    assert_eq!(e.path, "success[1].id");
 }
 
 #[tokio::test]
-async fn a_wrongly_typed_integer_boolean_is_a_decode_error() {
+async fn a_wrongly_typed_integer_boolean_is_none_or_strictly_an_error() {
     let server = MockServer::start_async().await;
     serve(
         &server,
         GET,
         "/customers/C123456/20/0",
-        r#"{"success":{"id":1,"active":"maybe"}}"#.into(),
+        r#"{"success":{"id":1,"active":"maybe","reseller":"Yes"}}"#.into(),
     )
     .await;
-    let (operation, path, _) =
-        decode_error(client(&server).cdn().customer(20, 0).await.unwrap_err());
+    let customer = client(&server).cdn().customers().get().await.unwrap();
+    assert_eq!(customer.active, None);
+    assert_eq!(customer.extra["active"], "maybe");
+    assert_eq!(customer.reseller, Some(true), "\"Yes\" is a boolean");
+    let (operation, path, _) = decode_error(
+        strict_client(&server)
+            .cdn()
+            .customers()
+            .get()
+            .await
+            .unwrap_err(),
+    );
     assert_eq!(
         (operation, path.as_str()),
         ("getCustomer", "success.active")
@@ -547,7 +723,11 @@ async fn purge_posts_the_paths_as_json() {
         .await
         .unwrap();
     mock.assert_async().await;
-    assert_eq!(job.as_str(), "5002");
+    assert_eq!(job.id.as_str(), "5002");
+    assert_eq!(job.zone, zone());
+    assert_eq!(job.urls, ["/index.html", "/css/site.css"]);
+    assert!(job.entries.is_empty(), "no status is read yet");
+    assert!(!job.is_done());
 }
 
 #[tokio::test]
@@ -566,7 +746,8 @@ async fn purge_everything_posts_a_single_star() {
         .await
         .unwrap();
     mock.assert_async().await;
-    assert_eq!(job, PurgeJobId::from(5003u64));
+    assert_eq!(job.id, PurgeJobId::from(5003u64));
+    assert_eq!(job.urls, ["*"]);
 }
 
 #[tokio::test]
@@ -588,25 +769,27 @@ async fn upsert_sub_customer_sends_the_set_fields_as_a_form() {
         .active(true)
         .ftp_quota(2048)
         .company_name("New Shop & Co");
-    let subs = client(&server)
+    let sub = client(&server)
         .cdn()
-        .upsert_sub_customer(&CustomerNumber::new("7001").unwrap(), &update)
+        .sub_customers()
+        .update(&CustomerNumber::new("7001").unwrap(), &update)
         .await
         .unwrap();
     mock.assert_async().await;
-    assert_eq!(subs.len(), 1);
-    assert_eq!(subs[0].ftp_quota, Some(2048));
-    assert_eq!(subs[0].reseller, Some(false));
+    assert_eq!(sub.customer_number.as_str(), "7001");
+    assert_eq!(sub.company_name.as_deref(), Some("New Shop & Co"));
+    assert_eq!(sub.ftp_quota, Some(2048));
+    assert_eq!(sub.reseller, Some(false));
 }
 
 /// The ACL of `fixtures/cdn/acl.json` as the JSON text the `acl` field carries
-/// (named sections and permissions in the generated order, then the extras):
+/// (every section and permission, named or kept from `extra`, in key order):
 /// `{"content":{"DELETE":false,"GET":true,"POST":true},"customers":{"DELETE":false,
 /// "GET":true,"POST":false},"ftplog":{"DELETE":false,"GET":false,"POST":false},
 /// "logs":{"GET":false},"origins":{"DELETE":false,"GET":true,"POST":true,"PUT":true},
-/// "search":{"GET":true},"stats":{"GET":true},"zones":{"DELETE":false,"GET":true,
-/// "POST":true,"PATCH":true},"rules":{"GET":true,"POST":false}}`, form-encoded.
-const ACL_FORM: &str = "acl=%7B%22content%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Atrue%7D%2C%22customers%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Afalse%7D%2C%22ftplog%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Afalse%2C%22POST%22%3Afalse%7D%2C%22logs%22%3A%7B%22GET%22%3Afalse%7D%2C%22origins%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Atrue%2C%22PUT%22%3Atrue%7D%2C%22search%22%3A%7B%22GET%22%3Atrue%7D%2C%22stats%22%3A%7B%22GET%22%3Atrue%7D%2C%22zones%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Atrue%2C%22PATCH%22%3Atrue%7D%2C%22rules%22%3A%7B%22GET%22%3Atrue%2C%22POST%22%3Afalse%7D%7D";
+/// "rules":{"GET":true,"POST":false},"search":{"GET":true},"stats":{"GET":true},
+/// "zones":{"DELETE":false,"GET":true,"PATCH":true,"POST":true}}`, form-encoded.
+const ACL_FORM: &str = "acl=%7B%22content%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Atrue%7D%2C%22customers%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Afalse%7D%2C%22ftplog%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Afalse%2C%22POST%22%3Afalse%7D%2C%22logs%22%3A%7B%22GET%22%3Afalse%7D%2C%22origins%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22POST%22%3Atrue%2C%22PUT%22%3Atrue%7D%2C%22rules%22%3A%7B%22GET%22%3Atrue%2C%22POST%22%3Afalse%7D%2C%22search%22%3A%7B%22GET%22%3Atrue%7D%2C%22stats%22%3A%7B%22GET%22%3Atrue%7D%2C%22zones%22%3A%7B%22DELETE%22%3Afalse%2C%22GET%22%3Atrue%2C%22PATCH%22%3Atrue%2C%22POST%22%3Atrue%7D%7D";
 
 #[tokio::test]
 async fn replace_acl_sends_the_acl_as_json_text_in_one_form_field() {
@@ -630,8 +813,8 @@ async fn replace_acl_sends_the_acl_as_json_text_in_one_form_field() {
         .await;
     let client = client(&server);
     // What was read is written back whole, unknown entries included.
-    let acl: Acl = client.cdn().acl().await.unwrap();
-    let answered = client.cdn().replace_acl(&acl).await.unwrap();
+    let acl: Acl = client.cdn().acl().get().await.unwrap();
+    let answered = client.cdn().acl().update(&acl).await.unwrap();
     mock.assert_async().await;
     assert_eq!(answered, acl);
 }
@@ -648,7 +831,7 @@ async fn delete_acl_sends_delete_without_a_body() {
             );
         })
         .await;
-    let acl = client(&server).cdn().delete_acl().await.unwrap();
+    let acl = client(&server).cdn().acl().delete().await.unwrap();
     mock.assert_async().await;
     assert_eq!(acl, Acl::default());
 }
@@ -678,7 +861,7 @@ async fn create_origin_sends_the_flag_under_both_names() {
         .ignore_cache_control(true)
         .basic_auth("AKIAEXAMPLE0000001", "s3 secret&key");
     assert!(!format!("{new:?}").contains("s3 secret&key"));
-    let created = client(&server).cdn().create_origin(&new).await.unwrap();
+    let created = client(&server).cdn().origins().create(&new).await.unwrap();
     mock.assert_async().await;
     assert_eq!(created.id.as_str(), "102");
 }
@@ -707,7 +890,8 @@ async fn update_origin_sends_only_what_changes_and_reads_nothing_back() {
             .ignore_cache_control(false);
         client(&server)
             .cdn()
-            .update_origin(&OriginId::from(101u64), &update)
+            .origins()
+            .update(&OriginId::from(101u64), &update)
             .await
             .unwrap_or_else(|e| panic!("{answer}: {e}"));
         mock.assert_async().await;
@@ -752,52 +936,62 @@ async fn bad_input_sends_nothing() {
         "job",
     );
     assert_invalid(
-        cdn.sub_customer(&CustomerNumber::new("70:01").unwrap())
+        cdn.sub_customers()
+            .get(&CustomerNumber::new("70:01").unwrap())
             .await,
         "number",
     );
     assert_invalid(
-        cdn.upsert_sub_customer(
-            &CustomerNumber::new("7001").unwrap(),
-            &SubCustomerUpdate::new(),
-        )
-        .await,
+        cdn.sub_customers()
+            .update(
+                &CustomerNumber::new("7001").unwrap(),
+                &SubCustomerUpdate::new(),
+            )
+            .await,
         "update",
     );
     let mut acl = Acl::default();
     acl.extra.insert("content".into(), json!({"GET": true}));
-    assert_invalid(cdn.replace_acl(&acl).await, "acl.extra");
+    assert_invalid(cdn.acl().update(&acl).await, "acl.extra");
     assert_invalid(
-        cdn.create_origin(&NewOrigin::new(" ", "https://www.example.com"))
+        cdn.origins()
+            .create(&NewOrigin::new(" ", "https://www.example.com"))
             .await,
         "label",
     );
     assert_invalid(
-        cdn.create_origin(&NewOrigin::new("www", "www.example.com"))
+        cdn.origins()
+            .create(&NewOrigin::new("www", "www.example.com"))
             .await,
         "url",
     );
     assert_invalid(
-        cdn.create_origin(
-            &NewOrigin::new("assets", "https://assets.example.com").origin_type(OriginType::S3),
-        )
-        .await,
+        cdn.origins()
+            .create(
+                &NewOrigin::new("assets", "https://assets.example.com").origin_type(OriginType::S3),
+            )
+            .await,
         "s3_bucket_name",
     );
     assert_invalid(
-        cdn.update_origin(&OriginId::from(101u64), &OriginUpdate::new())
+        cdn.origins()
+            .update(&OriginId::from(101u64), &OriginUpdate::new())
             .await,
         "update",
     );
     assert_invalid(
-        cdn.update_origin(
-            &OriginId::new("abc").unwrap(),
-            &OriginUpdate::new().label("x"),
-        )
-        .await,
+        cdn.origins()
+            .update(
+                &OriginId::new("abc").unwrap(),
+                &OriginUpdate::new().label("x"),
+            )
+            .await,
         "id",
     );
-    assert_invalid(cdn.origin(&OriginId::new("abc").unwrap()).await, "id");
+    assert_invalid(
+        cdn.origins().get(&OriginId::new("abc").unwrap()).await,
+        "id",
+    );
     assert_eq!(any.calls_async().await, 0);
 }
 
@@ -817,7 +1011,7 @@ async fn missing_cdn_settings_are_named_and_nothing_is_sent() {
         .cdn_secret(CDN_SECRET)
         .build()
         .unwrap();
-    assert_invalid(no_customer.cdn().acl().await, "cdn_customer");
+    assert_invalid(no_customer.cdn().acl().get().await, "cdn_customer");
     assert_invalid(
         no_customer.cdn().purge(&zone(), &["/a.css"]).await,
         "cdn_customer",
@@ -830,7 +1024,7 @@ async fn missing_cdn_settings_are_named_and_nothing_is_sent() {
         .cdn_customer(CDN_CUSTOMER)
         .build()
         .unwrap();
-    assert_invalid(no_secret.cdn().origins().await, "cdn_secret");
+    assert_invalid(no_secret.cdn().origins().list().await, "cdn_secret");
     assert_invalid(
         no_secret.cdn().purge_everything(&zone()).await,
         "cdn_secret",
@@ -841,7 +1035,7 @@ async fn missing_cdn_settings_are_named_and_nothing_is_sent() {
         .cdn_customer(CDN_CUSTOMER)
         .build()
         .unwrap();
-    assert_invalid(no_base_url.cdn().customer(20, 0).await, "cdn_base_url");
+    assert_invalid(no_base_url.cdn().customers().get().await, "cdn_base_url");
 
     let reserved = Client::builder()
         .cdn_base_url(&cdn_base)
@@ -849,7 +1043,7 @@ async fn missing_cdn_settings_are_named_and_nothing_is_sent() {
         .cdn_customer("reseller")
         .build()
         .unwrap();
-    assert_invalid(reserved.cdn().customer(20, 0).await, "cdn_customer");
+    assert_invalid(reserved.cdn().customers().get().await, "cdn_customer");
 
     assert_eq!(any.calls_async().await, 0);
 }
