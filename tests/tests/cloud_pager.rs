@@ -5,8 +5,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use futures::StreamExt;
 use hostapi::Error;
-use hostapi_tests::{API_KEY, client};
+use hostapi_tests::{API_KEY, client, strict_client};
 use httpmock::Method::GET;
 use httpmock::{HttpMockRequest, HttpMockResponse, MockServer};
 use serde_json::json;
@@ -59,13 +60,15 @@ async fn serve(
 }
 
 async fn ids(server: &MockServer, page_size: u32) -> Vec<String> {
-    client(server)
+    let listing = client(server)
         .cloud_servers()
         .list()
         .page_size(page_size)
-        .collect_all()
+        .collect()
         .await
-        .expect("listing succeeds")
+        .expect("listing succeeds");
+    assert!(listing.is_complete(), "{:?}", listing.unreadable());
+    listing
         .into_iter()
         .map(|s| s.id.as_str().to_owned())
         .collect()
@@ -208,7 +211,7 @@ async fn a_failed_page_is_the_listing_s_error() {
         .cloud_servers()
         .list()
         .page_size(1)
-        .collect_all()
+        .collect()
         .await
         .unwrap_err();
     assert_eq!(err.status(), Some(503), "{err}");
@@ -216,32 +219,128 @@ async fn a_failed_page_is_the_listing_s_error() {
 }
 
 #[tokio::test]
-async fn an_unreadable_server_names_its_place_in_the_page() {
+async fn a_failed_page_ends_the_stream_after_the_records_before_it() {
     let server = MockServer::start_async().await;
     server
         .mock_async(|when, then| {
+            when.method(GET)
+                .path("/cloud/v2/virtualServers")
+                .query_param("offset", "0");
+            then.status(200).body(
+                r#"{"virtualServers":[{"id":"a"}],"_metadata":{"totalCount":3,"limit":1,"offset":0}}"#,
+            );
+        })
+        .await;
+    server
+        .mock_async(|when, then| {
+            when.method(GET)
+                .path("/cloud/v2/virtualServers")
+                .query_param("offset", "1");
+            then.status(404).body("{}");
+        })
+        .await;
+    let items: Vec<Result<_, Error>> = client(&server)
+        .cloud_servers()
+        .list()
+        .page_size(1)
+        .stream()
+        .collect()
+        .await;
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert_eq!(items[0].as_ref().unwrap().id.as_str(), "a");
+    assert!(items[1].as_ref().unwrap_err().is_not_found());
+}
+
+#[tokio::test]
+async fn a_server_that_ignores_the_offset_is_caught() {
+    // Every page is the first: without the check the pager would read the same two
+    // servers until the count was reached, and hand out duplicates.
+    let server = MockServer::start_async().await;
+    let mock = server
+        .mock_async(|when, then| {
             when.method(GET).path("/cloud/v2/virtualServers");
             then.status(200).body(
-                r#"{"virtualServers":[{"id":"a"},{"id":"b","ips":[{"ip":"not-an-ip"}]}],"_metadata":{"totalCount":2}}"#,
+                r#"{"virtualServers":[{"id":"a"},{"id":"b"}],"_metadata":{"totalCount":6,"limit":2,"offset":0}}"#,
             );
         })
         .await;
     let err = client(&server)
         .cloud_servers()
         .list()
-        .collect_all()
+        .page_size(2)
+        .collect()
         .await
         .unwrap_err();
-    match err {
-        Error::Decode {
-            operation,
-            path,
-            body,
-            ..
-        } => {
-            assert_eq!(operation, "listVirtualServers");
-            assert_eq!(path, "virtualServers[1].ips[0].ip");
-            assert!(body.contains("not-an-ip"));
+    match &err {
+        Error::Paging(e) => {
+            assert_eq!(e.call.operation, "listVirtualServers");
+            assert!(e.message.contains("offset 2"), "{}", e.message);
+        }
+        other => panic!("expected a paging error, got {other}"),
+    }
+    assert_eq!(mock.calls_async().await, 2);
+}
+
+const UNREADABLE_IP_PAGE: &str = r#"{"virtualServers":[{"id":"a"},{"id":"b","ips":[{"ip":"not-an-ip"},{"ip":"10.0.0.2"}]}],"_metadata":{"totalCount":2}}"#;
+
+#[tokio::test]
+async fn an_unreadable_field_of_a_server_costs_that_field() {
+    let server = MockServer::start_async().await;
+    server
+        .mock_async(|when, then| {
+            when.method(GET).path("/cloud/v2/virtualServers");
+            then.status(200).body(UNREADABLE_IP_PAGE);
+        })
+        .await;
+    let servers = client(&server)
+        .cloud_servers()
+        .list()
+        .collect()
+        .await
+        .unwrap();
+    assert!(servers.is_complete());
+    assert_eq!(
+        servers.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+        ["a", "b"]
+    );
+    // The IP that cannot be read is left out of the list and kept as sent.
+    let b = &servers[1];
+    assert_eq!(b.ips.len(), 1, "{:?}", b.ips);
+    assert_eq!(b.ips[0].ip.to_string(), "10.0.0.2");
+    assert_eq!(b.extra["ips[0]"], json!({"ip": "not-an-ip"}));
+}
+
+#[tokio::test]
+async fn a_strict_client_names_the_unreadable_server_s_place_in_the_page() {
+    let server = MockServer::start_async().await;
+    server
+        .mock_async(|when, then| {
+            when.method(GET).path("/cloud/v2/virtualServers");
+            then.status(200).body(UNREADABLE_IP_PAGE);
+        })
+        .await;
+    let servers = strict_client(&server)
+        .cloud_servers()
+        .list()
+        .collect()
+        .await
+        .unwrap();
+    assert_eq!(
+        servers.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+        ["a"]
+    );
+    let [unreadable] = servers.unreadable() else {
+        panic!("one server is unreadable: {:?}", servers.unreadable());
+    };
+    assert_eq!(unreadable.index, 1);
+    match &unreadable.error {
+        Error::Decode(e) => {
+            assert_eq!(
+                e.call.as_ref().map(|c| c.operation),
+                Some("listVirtualServers")
+            );
+            assert_eq!(e.path, "virtualServers[1].ips[0].ip");
+            assert!(e.body_excerpt.contains("not-an-ip"), "{}", e.body_excerpt);
         }
         other => panic!("{other}"),
     }

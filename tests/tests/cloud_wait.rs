@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hostapi::{CloudServerId, CloudServerState, Error, WaitOptions};
+use hostapi::{CloudServerId, CloudServerState, Error, JobStatus, WaitOptions};
 use hostapi_tests::{API_KEY, client};
 use httpmock::Method::{GET, POST};
 use httpmock::{HttpMockRequest, HttpMockResponse, MockServer};
@@ -16,9 +16,10 @@ fn id() -> CloudServerId {
     CloudServerId::new(SERVER).unwrap()
 }
 
+/// Polls as often as a waiter allows ([`WaitOptions::MIN_INTERVAL`]).
 fn fast() -> WaitOptions {
     WaitOptions::new()
-        .interval(Duration::from_millis(10))
+        .interval(WaitOptions::MIN_INTERVAL)
         .timeout(Duration::from_secs(10))
 }
 
@@ -59,37 +60,58 @@ async fn accept_power<'a>(server: &'a MockServer, action: &str) -> httpmock::Moc
 }
 
 #[tokio::test]
-async fn power_on_waits_through_the_opposite_and_transitional_states() {
+async fn power_on_then_waiting_goes_through_the_opposite_and_transitional_states() {
     let server = MockServer::start_async().await;
     let power = accept_power(&server, "powerOn").await;
     let polls = states(&server, &["STOPPED", "STARTING", "STARTING", "RUNNING"]).await;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
     let options = fast().on_progress(move |p| log.lock().unwrap().push(p.state.clone()));
-    let running = client(&server)
+    let client = client(&server);
+    let job = client.cloud_servers().power_on(&id()).await.unwrap();
+    assert_eq!(job.status, Some(JobStatus::Pending));
+    let running = client
         .cloud_servers()
-        .power_on_and_wait(&id(), options)
+        .wait_state(&id(), CloudServerState::Running, &options)
         .await
         .unwrap();
     power.assert_async().await;
     assert_eq!(running.state, Some(CloudServerState::Running));
     assert_eq!(polls.load(Ordering::SeqCst), 4);
-    assert_eq!(*seen.lock().unwrap(), ["STOPPED", "STARTING", "STARTING"]);
+    assert_eq!(*seen.lock().unwrap(), ["stopped", "starting", "starting"]);
 }
 
 #[tokio::test]
-async fn power_off_waits_until_stopped() {
+async fn power_off_then_waiting_ends_when_stopped() {
     let server = MockServer::start_async().await;
     let power = accept_power(&server, "powerOff").await;
     let polls = states(&server, &["RUNNING", "STOPPING", "STOPPED"]).await;
-    let stopped = client(&server)
+    let client = client(&server);
+    client.cloud_servers().power_off(&id()).await.unwrap();
+    let stopped = client
         .cloud_servers()
-        .power_off_and_wait(&id(), fast())
+        .wait_state(&id(), CloudServerState::Stopped, &fast())
         .await
         .unwrap();
     power.assert_async().await;
     assert_eq!(stopped.state, Some(CloudServerState::Stopped));
     assert_eq!(polls.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test]
+async fn only_running_or_stopped_can_be_awaited() {
+    let server = MockServer::start_async().await;
+    let polls = states(&server, &["RUNNING"]).await;
+    let err = client(&server)
+        .cloud_servers()
+        .wait_state(&id(), CloudServerState::Starting, &fast())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidInput { argument, .. } if argument == "state"),
+        "{err}"
+    );
+    assert_eq!(polls.load(Ordering::SeqCst), 0, "nothing is sent");
 }
 
 #[tokio::test]
@@ -99,7 +121,7 @@ async fn reboot_waits_until_running_again() {
     let polls = states(&server, &["STOPPING", "STOPPED", "STARTING", "RUNNING"]).await;
     let server_after = client(&server)
         .cloud_servers()
-        .reboot_and_wait(&id(), fast())
+        .reboot_and_wait(&id(), &fast())
         .await
         .unwrap();
     power.assert_async().await;
@@ -108,21 +130,91 @@ async fn reboot_waits_until_running_again() {
 }
 
 #[tokio::test]
-async fn the_service_s_unknown_state_ends_the_wait() {
+async fn reboot_does_not_take_the_running_of_before_the_reboot_as_its_end() {
+    // Still RUNNING at the first two polls (the reboot has not begun), then down and
+    // up again: the wait ends at the second RUNNING, not the first.
     let server = MockServer::start_async().await;
-    states(&server, &["STARTING", "UNKNOWN", "RUNNING"]).await;
+    accept_power(&server, "reboot").await;
+    let polls = states(
+        &server,
+        &["RUNNING", "RUNNING", "STOPPING", "STARTING", "RUNNING"],
+    )
+    .await;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let options = fast().on_progress(move |p| log.lock().unwrap().push(p.state.clone()));
+    let after = client(&server)
+        .cloud_servers()
+        .reboot_and_wait(&id(), &options)
+        .await
+        .unwrap();
+    assert_eq!(after.state, Some(CloudServerState::Running));
+    assert_eq!(polls.load(Ordering::SeqCst), 5);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            "running (the reboot has not begun)",
+            "running (the reboot has not begun)",
+            "stopping",
+            "starting"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_reboot_never_seen_to_begin_ends_at_the_deadline_saying_so() {
+    let server = MockServer::start_async().await;
+    accept_power(&server, "reboot").await;
+    states(&server, &["RUNNING"]).await;
+    let options = WaitOptions::new()
+        .interval(WaitOptions::MIN_INTERVAL)
+        .timeout(Duration::from_millis(300));
     let err = client(&server)
         .cloud_servers()
-        .wait_for_state(&id(), CloudServerState::Running, fast())
+        .reboot_and_wait(&id(), &options)
         .await
         .unwrap_err();
     match err {
-        Error::WaitFailed { what, state } => {
-            assert_eq!(state, "UNKNOWN");
-            assert_eq!(what, "cloud server vs-1 to be RUNNING");
+        Error::WaitTimeout(e) => {
+            assert_eq!(e.what, "cloud server vs-1 to reboot");
+            assert_eq!(e.last_seen, "running (the reboot has not begun)");
         }
         other => panic!("{other}"),
     }
+}
+
+#[tokio::test]
+async fn a_passing_unknown_state_is_tolerated() {
+    // The service's UNKNOWN for a poll or two does not end the wait.
+    let server = MockServer::start_async().await;
+    let polls = states(&server, &["STARTING", "UNKNOWN", "UNKNOWN", "RUNNING"]).await;
+    let running = client(&server)
+        .cloud_servers()
+        .wait_state(&id(), CloudServerState::Running, &fast())
+        .await
+        .unwrap();
+    assert_eq!(running.state, Some(CloudServerState::Running));
+    assert_eq!(polls.load(Ordering::SeqCst), 4);
+}
+
+#[tokio::test]
+async fn an_unknown_state_that_lasts_ends_the_wait() {
+    let server = MockServer::start_async().await;
+    let polls = states(&server, &["STARTING", "UNKNOWN"]).await;
+    let err = client(&server)
+        .cloud_servers()
+        .wait_state(&id(), CloudServerState::Running, &fast())
+        .await
+        .unwrap_err();
+    match err {
+        Error::WaitFailed(e) => {
+            assert_eq!(e.last_seen, CloudServerState::Indeterminate.to_string());
+            assert_eq!(e.what, "cloud server vs-1 to be running");
+        }
+        other => panic!("{other}"),
+    }
+    // One STARTING, then UNKNOWN tolerated three polls in a row, failing at the fourth.
+    assert_eq!(polls.load(Ordering::SeqCst), 5);
 }
 
 #[tokio::test]
@@ -131,11 +223,11 @@ async fn a_state_the_docs_do_not_name_ends_the_wait() {
     states(&server, &["STOPPING", "MAINTENANCE"]).await;
     let err = client(&server)
         .cloud_servers()
-        .wait_for_state(&id(), CloudServerState::Stopped, fast())
+        .wait_state(&id(), CloudServerState::Stopped, &fast())
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::WaitFailed { state, .. } if state == "MAINTENANCE"),
+        matches!(&err, Error::WaitFailed(e) if e.last_seen.eq_ignore_ascii_case("MAINTENANCE")),
         "{err}"
     );
 }
@@ -145,27 +237,43 @@ async fn the_deadline_names_the_last_state_seen() {
     let server = MockServer::start_async().await;
     let polls = states(&server, &["STARTING"]).await;
     let options = WaitOptions::new()
-        .interval(Duration::from_millis(20))
-        .timeout(Duration::from_millis(150));
+        .interval(WaitOptions::MIN_INTERVAL)
+        .timeout(Duration::from_millis(350));
     let err = client(&server)
         .cloud_servers()
-        .wait_for_state(&id(), CloudServerState::Running, options)
+        .wait_state(&id(), CloudServerState::Running, &options)
         .await
         .unwrap_err();
     match err {
-        Error::WaitTimeout {
-            what, last_seen, ..
-        } => {
-            assert_eq!(last_seen, "STARTING");
-            assert_eq!(what, "cloud server vs-1 to be RUNNING");
+        Error::WaitTimeout(e) => {
+            assert_eq!(e.last_seen, "starting");
+            assert_eq!(e.what, "cloud server vs-1 to be running");
+            assert_eq!(e.waited, Duration::from_millis(350));
         }
         other => panic!("{other}"),
     }
     // It polled until the deadline, then stopped.
     let seen = polls.load(Ordering::SeqCst);
-    assert!(seen >= 1, "{seen}");
-    tokio::time::sleep(Duration::from_millis(60)).await;
+    assert!(seen >= 2, "{seen}");
+    tokio::time::sleep(Duration::from_millis(250)).await;
     assert_eq!(polls.load(Ordering::SeqCst), seen);
+}
+
+#[tokio::test]
+async fn an_interval_under_the_floor_is_refused_before_polling() {
+    let server = MockServer::start_async().await;
+    let polls = states(&server, &["RUNNING"]).await;
+    let options = WaitOptions::new().interval(Duration::from_millis(10));
+    let err = client(&server)
+        .cloud_servers()
+        .wait_state(&id(), CloudServerState::Running, &options)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidInput { argument, .. } if argument == "interval"),
+        "{err}"
+    );
+    assert_eq!(polls.load(Ordering::SeqCst), 0);
 }
 
 #[tokio::test]
@@ -181,7 +289,7 @@ async fn an_error_while_polling_ends_the_wait_with_that_error() {
         .await;
     let err = client(&server)
         .cloud_servers()
-        .wait_for_state(&id(), CloudServerState::Running, fast())
+        .wait_state(&id(), CloudServerState::Running, &fast())
         .await
         .unwrap_err();
     assert!(err.is_not_found(), "{err}");
