@@ -240,9 +240,14 @@ impl<'c, 'a> Fields<'c, 'a> {
         self.get(key, text_of)
     }
 
-    /// A secret text (a password, a token).
+    /// A secret text (a password, a token), taken exactly as sent: never trimmed, as
+    /// spaces may be part of it (blank text is none, as for [`Fields::text`]).
     pub(crate) fn secret(&mut self, key: &str) -> Option<Secret> {
-        self.text(key).map(Secret::new)
+        self.get(key, |json| match json {
+            Json::String(s) => Ok((!s.trim().is_empty()).then(|| s.to_string())),
+            other => text_of(other),
+        })
+        .map(Secret::new)
     }
 
     /// Text read by `parse` (a date, a size with its unit…). Text that parses as
