@@ -188,6 +188,7 @@ mod server;
 mod state;
 mod util;
 mod v1;
+mod variants;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -436,6 +437,15 @@ impl Drop for Sim {
             let _ = stop.send(true);
         }
     }
+}
+
+/// The quirk keys the dataset varies over, each with its alternatives (see
+/// "How variants are chosen" in the crate docs): for tests that check a
+/// client meets every documented spelling.
+pub fn quirks() -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
+    variants::q::ALL
+        .iter()
+        .map(|q| (q.key, q.alternatives.iter().map(|a| a.0).collect()))
 }
 
 /// The CDN signature of `path` at `timestamp`: lowercase hex
