@@ -9,6 +9,7 @@ use crate::error::ApiError;
 use crate::router::op;
 use crate::state::{Cx, Dataset, PurgeJob, State};
 use crate::util::{self, EPOCH, Form, Req, hash3, kind, ok, rng};
+use crate::variants::{Variants, q};
 
 /// The zones of the configured customer.
 pub(crate) const ZONES: std::ops::RangeInclusive<u64> = 1001..=1005;
@@ -281,8 +282,17 @@ fn purge(cx: &Cx<'_>, req: &Req, c: &str, zone: &str) -> Result<Response, ApiErr
     Ok(ok(&json!({"success": id})))
 }
 
-fn purge_state(job: &PurgeJob, now: f64) -> &'static str {
-    if now < job.created + crate::PURGE_SECS {
+/// The status of entry `k` of purge job `id`: each entry is done at its own
+/// pace, half-way through [`crate::PURGE_SECS`] or at its end, so a job's
+/// entries show mixed statuses in between (all are Queued at first and Done
+/// after PURGE_SECS).
+fn purge_state(v: &Variants, id: u64, k: usize, job: &PurgeJob, now: f64) -> &'static str {
+    let secs = if v.is(&q::PURGE_PACE, id << 16 | k as u64, "early") {
+        crate::PURGE_SECS / 2.0
+    } else {
+        crate::PURGE_SECS
+    };
+    if now < job.created + secs {
         "Queued"
     } else {
         "Done"
@@ -293,17 +303,17 @@ fn purge_status(cx: &Cx<'_>, c: &str, zone: &str, job: &str) -> Result<Response,
     customer_ok(cx, c)?;
     let zone = zone_id(zone)?;
     let st = cx.state();
-    let j = job
+    let (id, j) = job
         .parse::<u64>()
         .ok()
-        .and_then(|id| st.purge_jobs.get(&id))
-        .filter(|j| j.zone == zone)
+        .and_then(|id| st.purge_jobs.get(&id).map(|j| (id, j)))
+        .filter(|(_, j)| j.zone == zone)
         .ok_or_else(|| ApiError::not_found(format!("purge job {job} not found")))?;
-    let status = purge_state(j, cx.now);
     let entries: Vec<Value> = j
         .urls
         .iter()
-        .map(|u| json!({ u.as_str(): status }))
+        .enumerate()
+        .map(|(k, u)| json!({ u.as_str(): purge_state(cx.var(), id, k, j, cx.now) }))
         .collect();
     Ok(ok(&json!({"success": entries})))
 }
@@ -506,7 +516,9 @@ fn get_origin(cx: &Cx<'_>, c: &str, id: &str) -> Result<Response, ApiError> {
     customer_ok(cx, c)?;
     let st = cx.state();
     let n = origin_id(&st, id)?;
-    let key = if n % 2 == 0 { "succes" } else { "success" };
+    // The samples spell the key `succes`; the text says `success`. Origins of
+    // the dataset are records 0–3 of the chooser's population.
+    let key = cx.var().name(&q::ORIGIN_KEY, n.wrapping_sub(FIRST_ORIGIN));
     Ok(ok(&json!({ key: st.origins[&n].clone() })))
 }
 
@@ -609,15 +621,23 @@ fn update_origin(cx: &Cx<'_>, req: &Req, c: &str, id: &str) -> Result<Response, 
     Ok(ok(&json!({"success": ""})))
 }
 
-pub(crate) fn snapshot(st: &State, now: f64) -> Value {
+pub(crate) fn snapshot(ds: &Dataset, st: &State, now: f64) -> Value {
     let jobs: Map<String, Value> = st
         .purge_jobs
         .iter()
         .map(|(id, j)| {
-            (
-                id.to_string(),
-                json!({"zone": j.zone, "urls": j.urls, "status": purge_state(j, now)}),
-            )
+            (id.to_string(), {
+                let states: Vec<&str> = (0..j.urls.len())
+                    .map(|k| purge_state(&ds.variants, *id, k, j, now))
+                    .collect();
+                let done = states.iter().all(|s| *s == "Done");
+                json!({
+                    "zone": j.zone,
+                    "urls": j.urls,
+                    "status": if done { "Done" } else { "Queued" },
+                    "entries": states,
+                })
+            })
         })
         .collect();
     json!({

@@ -11,6 +11,7 @@ use crate::error::ApiError;
 use crate::router::op;
 use crate::state::{Cx, Dataset, State, Timeline};
 use crate::util::{self, EPOCH, Req, fmt_offset, fmt_rfc3339, hash3, kind, ok, pick, rng};
+use crate::variants::q;
 
 const YEAR: i64 = 365 * 86_400;
 const PRIVATE_CLOUD_BASE: u64 = 300_000;
@@ -121,18 +122,23 @@ fn current_state(st: &State, i: usize, now: f64) -> &'static str {
         .unwrap_or_else(|| base_state(i))
 }
 
-fn contract(r: &mut rand_pcg::Pcg64Mcg, i: usize, tz: i32, price_string: bool) -> Value {
+/// A contract; `price` spells `pricePerFrequency` from its cents.
+fn contract(
+    r: &mut rand_pcg::Pcg64Mcg,
+    i: usize,
+    tz: i32,
+    price: impl FnOnce(i64) -> Value,
+) -> Value {
     let start = EPOCH + r.random_range(0..8 * YEAR);
     let cycle = *pick(r, &[1u64, 1, 12]);
-    let cents = r.random_range(499..19_999u64);
-    let price = cents as f64 / 100.0;
+    let cents = r.random_range(499..19_999i64);
     json!({
         "id": format!("{}", 30_000_000 + r.random_range(0..9_999_999u64)),
         "startsAt": fmt_offset(start, tz),
         "endsAt": if i % 5 == 4 { Value::Null } else { json!(fmt_offset(start + YEAR * cycle as i64 / 12 + YEAR, tz)) },
         "billingCycle": cycle,
         "billingFrequency": "MONTH",
-        "pricePerFrequency": if price_string { json!(format!("{price:.2}")) } else { json!(price) },
+        "pricePerFrequency": price(cents),
         "currency": "EUR",
     })
 }
@@ -142,18 +148,21 @@ fn server_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
     let mut r = rng(seed, kind::CLOUD, i as u64);
     let (dc, tz) = DATA_CENTERS[i % DATA_CENTERS.len()];
     let ov = st.cloud.get(&i);
-    let base_ref = if i % 4 == 3 {
-        None
-    } else {
-        Some(format!(
-            "{}-{}",
-            pick(&mut r, &["app", "worker", "db", "proxy", "ci"]),
-            i + 1
-        ))
-    };
+    let var = cx.var();
+    let rec = i as u64;
+    let base_ref = format!(
+        "{}-{}",
+        pick(&mut r, &["app", "worker", "db", "proxy", "ci"]),
+        i + 1
+    );
     let reference = match ov.and_then(|o| o.reference.clone()) {
-        Some(v) => v,
-        None => base_ref,
+        Some(v) => json!(v),
+        // A reference, or none: null, or "" (read as none).
+        None => match var.name(&q::CLOUD_REFERENCE, rec) {
+            "text" => json!(base_ref),
+            "empty" => json!(""),
+            _ => Value::Null,
+        },
     };
     let offering = ["S", "M", "L", "XL"][i % 4];
     let (cores, mem_mb, storage_gb) = match offering {
@@ -162,7 +171,7 @@ fn server_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
         "L" => (4, 4096, 160),
         _ => (8, 8192, 1024),
     };
-    let memory = if i.is_multiple_of(2) {
+    let memory = if var.is(&q::CLOUD_MEMORY_UNIT, rec, "MB") {
         json!({"unit": "MB", "amount": mem_mb})
     } else {
         json!({"unit": "GB", "amount": mem_mb / 1024})
@@ -192,25 +201,32 @@ fn server_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
         "template": template,
         "serviceOffering": offering,
         "sla": *pick(&mut r, &["BASIC", "BRONZE", "SILVER", "GOLD"]),
-        "contract": contract(&mut r, i, tz, i % 7 == 3),
+        "contract": contract(&mut r, i, tz, |c| var.money(&q::CLOUD_PRICE, rec, c)),
         "hardware": {"cpu": {"cores": cores}, "memory": memory, "storage": storage},
         "iso": if i % 3 == 1 {
             json!({"id": format!("iso-{}", 100 + i % 7), "name": "ubuntu-22.04.4-live-server-amd64.iso", "displayName": "Ubuntu 22.04.4 Live Server"})
         } else {
             Value::Null
         },
-        "ips": [
-            {"ip": util::ip_of(5, 79, i as u64), "version": 4, "type": "PUBLIC"},
-            {"ip": ipv6_of(i), "version": 6, "type": "PUBLIC"},
-            {"ip": util::ip_of(10, 32, i as u64), "version": 4, "type": "PRIVATE"},
-        ],
+        "ips": if var.is(&q::CLOUD_IPS, rec, "none") {
+            json!([])
+        } else {
+            json!([
+                {"ip": util::ip_of(5, 79, i as u64), "version": 4, "type": "PUBLIC"},
+                {"ip": ipv6_of(i), "version": 6, "type": "PUBLIC"},
+                {"ip": util::ip_of(10, 32, i as u64), "version": 4, "type": "PRIVATE"},
+            ])
+        },
     });
-    if i % 4 != 3 {
+    // Drawn whether sent or not, so the values after it do not depend on
+    // the choice.
+    let limit = *pick(&mut r, &[1, 5, 10]);
+    if var.is(&q::CLOUD_TRAFFIC, rec, "present") {
         v["networkTraffic"] = json!({
             "type": "DATATRAFFIC",
             "trafficType": if i.is_multiple_of(3) { "PREMIUM" } else { "VOLUME" },
             "datatrafficUnit": "TB",
-            "datatrafficLimit": *pick(&mut r, &[1, 5, 10]),
+            "datatrafficLimit": var.int(&q::CLOUD_TRAFFIC_LIMIT, rec, limit),
         });
     }
     v
@@ -522,7 +538,9 @@ fn private_cloud_json(cx: &Cx<'_>, i: usize) -> Value {
         "dataCenter": dc,
         "serviceOffering": "FLAT_FEE",
         "sla": *pick(&mut r, &["BASIC", "GOLD", "PLATINUM"]),
-        "contract": contract(&mut r, i, tz, i % 4 == 1),
+        "contract": contract(&mut r, i, tz, |c| {
+            cx.var().money(&q::PRIVATE_CLOUD_PRICE, i as u64, c)
+        }),
         "hardware": {
             "cpu": {"cores": *pick(&mut r, &[24, 48, 96])},
             "memory": {"unit": "GB", "amount": *pick(&mut r, &[128, 256, 512])},

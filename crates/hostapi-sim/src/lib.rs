@@ -82,17 +82,62 @@
 //! | CDN origins | 101–104, new from 105 |
 //! | CDN purge jobs | 5001 (done), new from 5002 |
 //!
-//! Quirks and where they appear (index i of the kind):
-//! * v1 virtual server `ipAddresses`: array on even i, object keyed by IP on
-//!   odd i; `type` `{Id,…}` when i%3==0, `{id,…}` when i%3==1, absent when
-//!   i%3==2; `administrativeInfo.endDate` null (i%4==0), `""` (1), a date
-//!   (2), absent (3); `reference` null when i%4==3; `macAddress` upper,
-//!   lower, mixed case by i%3; single view is a one-element array.
-//! * domains: `contractTerm` "1 year" (i%4==0), integer 1 (1), "2 years"
-//!   (2), integer 2 (3); `monthlyPrice` decimal string on even i, number on
-//!   odd; `isEditable` "true", true, "false", false by i%4 (writes to a
-//!   non-editable domain → 403); `code` 1001 when i%13==12; `startDate`
-//!   `Mon d, yyyy`.
+//! ### How variants are chosen
+//! Where the documents allow several spellings or shapes of a field, each
+//! record is sent in one of them, chosen by one chooser (`src/variants.rs`)
+//! from a hash of (seed, *quirk key*, record identity): independent per
+//! field and per seed, the same on every read of a record whatever the
+//! order of requests, and never by record position. Every alternative occurs
+//! at every seed (a hashed window of records takes each in turn; the rest
+//! are drawn by weight). [`quirks`] lists the keys and their alternatives:
+//! * v1 virtual servers: `v1.vs.ipAddresses.shape` (array / object keyed by
+//!   IP), `v1.vs.ipAddresses.set` (IPv4, IPv4 + an IPv6 address, none: `[]`
+//!   or `{}`), `v1.vs.type` (`Id` / `id` / absent), `v1.vs.type.id`,
+//!   `v1.vs.endDate` (null / "" / date / absent), `v1.vs.reference` (text /
+//!   null / ""), `v1.vs.macAddress.case`, `v1.vs.dataTrafficLimit`.
+//! * domains: `v1.domain.contractTerm` ("2 years" / 2),
+//!   `v1.domain.monthlyPrice` ("12.50" / 12.5), `v1.domain.isEditable`
+//!   ("true" / true), `v1.domain.ttl`; DNS `v1.dns.id.list`,
+//!   `v1.dns.id.single`.
+//! * bare metals: `v1.bm.list.bareMetalId`, `v1.bm.bareMetalId`,
+//!   `v1.bm.serverHostingPack.bareMetalId`, `v1.bm.reference`,
+//!   `v1.bm.serverHostingPack.endDate`, `v1.bm.serverHostingPack.serverPrice`
+//!   (129.0 / "129.00"), `v1.bm.network.excessIpsPrice`,
+//!   `v1.bm.network.pricePerMonth`, `v1.bm.network.dataPackExcess.value`,
+//!   `v1.bm.network.ipCounts`, `v1.bm.server.cpuCounts`,
+//!   `v1.bm.serviceLevelAgreement.pricePerMonth`, `v1.bm.macAddresses.case`
+//!   (per MAC), `v1.bm.installationStatus.serverPackId`,
+//!   `v1.bm.installationStatus.nameKey` (`serverName` / `serverPackName`),
+//!   `v1.bm.installationStatus.code` (a server may start with code 1003
+//!   "Installation failed" until its next install or rescue),
+//!   `v1.bm.rootPassword.key` (`rootPassword` / `rootpassword`),
+//!   `v1.bm.leases.wrapping` (`[{_metadata, leases}]` / the object),
+//!   `v1.bm.lease.wrapping` (`[lease]` / the lease); IPs
+//!   `v1.ip.ipDetails.maskKey` (`mask` / `netmask`),
+//!   `v1.ip.billingInformation.endDate` (null / "").
+//! * racks: `v1.rack.list.privateRackId`, `v1.rack.privateRackId`,
+//!   `v1.rack.serverHostingPack.privateRackId`,
+//!   `v1.rack.serverHostingPack.endDate`, `v1.rack.reference`,
+//!   `v1.rack.ip.privateRackId`.
+//! * cloud: `cloud.vs.contract.pricePerFrequency`, `cloud.vs.networkTraffic`
+//!   (present / absent), `cloud.vs.networkTraffic.datatrafficLimit`,
+//!   `cloud.vs.ips` (three / none), `cloud.vs.reference`,
+//!   `cloud.vs.hardware.memory.unit` (MB / GB, same amount),
+//!   `cloud.privateCloud.contract.pricePerFrequency`.
+//! * CDN: `cdn.origin.payloadKey` (origin GET under `succes` / `success`),
+//!   `cdn.purge.entryPace` (an entry is done after half or all of
+//!   [`PURGE_SECS`], so a job's entries are mixed in between).
+//!
+//! Numbers "as a string" keep their value ("129.00" is 129.0). Everything
+//! else below depends on the index i of the kind (so tests can rely on it).
+//!
+//! Facts by index:
+//! * v1 virtual server: 1 + i%2 IPv4 addresses (when its set has any),
+//!   `attachedISO` when i%5==4, Stopped when i%3==2; single view is a
+//!   one-element array.
+//! * domains: `contractTerm` 1 year (i%4 < 2) or 2; editable when i%4 < 2
+//!   (writes to a non-editable domain → 403); `code` 1001 when i%13==12;
+//!   `startDate` `Mon d, yyyy`.
 //! * DNS records: domain i has 5 + i%4 records (A, AAAA, CNAME `www.`, MX,
 //!   TXT, then SRV, CAA, NS); `id` a string in lists, an integer in the
 //!   single view (GET, POST, PUT answers); `priority` only on MX and SRV;
@@ -101,20 +146,15 @@
 //!   and the sample's `host`/`content` (both present and different → 400
 //!   naming `name` or `data`); an `id` field, when sent, must equal the
 //!   path's.
-//! * bare metal: `bareMetalId` a string in the list; in the detail an
-//!   integer on even i and a string on odd i; `serverHostingPack.bareMetalId`
-//!   always an integer; `installationStatus.serverPackId` a string on even i,
-//!   integer on odd i; `kvm`/`hardwareRaid` "Yes"/"No"; `hardDisks` comma
-//!   list beside `hardDiskList`; `macAddresses {mac:[…]}` in mixed letter
-//!   case; `serverHostingPack.endDate` null/""/date/absent by i%4;
-//!   `rootPassword` spelt so; usage figures strings with units, `dataTraffic`
+//! * bare metal: `kvm`/`hardwareRaid` "Yes"/"No"; `hardDisks` comma list
+//!   beside `hardDiskList`; usage figures strings with units, `dataTraffic`
 //!   in the combined view and `datatraffic` in its own; dates `DD-MM-YYYY`.
-//! * IPs: `ipDetails {gateway, mask}`; `billingInformation.endDate` null or "".
-//! * leases: bare metals with even i start with one lease (their first
-//!   MAC); the list is `[{"_metadata":…, "leases":[…]}]`, a single lease
-//!   `[lease]`; option `policyName` null on some. `POST` (bootFileName,
-//!   bootServerHostName and domainNameServerIp, all required, the last two
-//!   IPv4) sets the lease of the first MAC. MACs compare case-insensitively.
+//! * IPs: `billingInformation.endDate` is never a date.
+//! * leases: bare metals with i%4==2 start with one lease (their first
+//!   MAC), i%4==0 with two (one per MAC), odd i with none; option
+//!   `policyName` null on some. `POST` (bootFileName, bootServerHostName and
+//!   domainNameServerIp, all required, the last two IPv4) sets the lease of
+//!   the first MAC. MACs compare case-insensitively.
 //! * switch port: closed initially when i%11==10; power status `off` when
 //!   i%17==16 (nothing changes it).
 //! * bare metal i has 1 + i%4 IPs (`85.17.x.y`); disks: 2 (i%4==0), 4
@@ -130,21 +170,18 @@
 //!   disks than the level needs (2, 2, 3, 4, 4 and even for 10), more disks
 //!   than the server has, one of raidLevel/numberDisks without the other.
 //!   Install or rescue while one runs → 409.
-//! * private racks: `privateRackId` a string in lists and rack IPs, an
-//!   integer in the detail.
 //! * private networks: `createdAt`/`updatedAt` `+hhmm`; detail is an array;
 //!   `POST` (optional form field `name`) answers **200** `{id, message}`,
 //!   `DELETE` `{message}` (with or without members); adding a member twice
 //!   (or while it is being removed) → 409; removing a non-member → 404.
-//! * cloud: `contract.pricePerFrequency` a string when i%7==3, else a
-//!   number; `iso` an object when i%3==1, else null; `networkTraffic` absent
-//!   when i%4==3; state `UNKNOWN` when i%23==22 and `MAINTENANCE`
-//!   (undocumented) when i%29==28; firewall `UNKNOWN` when i%31==30;
-//!   `contract.endsAt` null when i%5==4; metrics timestamps RFC 3339.
+//! * cloud: `iso` an object when i%3==1, else null; state `UNKNOWN` when
+//!   i%23==22 and `MAINTENANCE` (undocumented) when i%29==28; firewall
+//!   `UNKNOWN` when i%31==30; `contract.endsAt` null when i%5==4; metrics
+//!   timestamps RFC 3339.
 //! * CDN: integer booleans (`active`, `reseller`, `ignore_cache_control`),
 //!   `created_at` Unix seconds; purge body JSON `{"urls":[…]}` (1–500
-//!   entries, `*` only first, then purging everything); origins list, origin create and origin GET of
-//!   even ids answer under `succes`, origin GET of odd ids under `success`;
+//!   entries, `*` only first, then purging everything); origins list and
+//!   origin create answer under `succes`;
 //!   origin update answers `{"success":""}`; sub-customers as
 //!   `{<reseller number>:{"0":…,"1":…}}` (GET with the reseller's own number
 //!   as sub-customer number lists all of them, another number that one);
@@ -164,8 +201,8 @@
 //! [`INSTALL_SECS`] s; rescue: "Rescue mode booting" for [`RESCUE_SECS`] s
 //! (then `rescueModePassword` is set); then "Normal". Private network
 //! member CONFIGURING → CONFIGURED and REMOVING → gone after
-//! [`MEMBER_TRANSITION_SECS`] s. Purge entries "Queued" → "Done" after
-//! [`PURGE_SECS`] s. Switch port and power status are immediate.
+//! [`MEMBER_TRANSITION_SECS`] s. Purge entries "Queued" → "Done" after half
+//! or all of [`PURGE_SECS`] s (each entry its own pace). Switch port and power status are immediate.
 //!
 //! ## Faults
 //! See [`FaultKind`] and [`FaultConfig`]; per request through the header
@@ -188,6 +225,7 @@ mod server;
 mod state;
 mod util;
 mod v1;
+mod variants;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -225,7 +263,8 @@ pub const CDN_MAX_SKEW_SECS: i64 = 300;
 pub struct SimConfig {
     /// Port to bind on 127.0.0.1; 0 picks any free port.
     pub port: u16,
-    /// Seed of the dataset and of random faults.
+    /// Seed of the dataset, of the documented spellings each record is sent
+    /// in, and of random faults.
     pub seed: u64,
     /// Size knob (0 = [`DEFAULT_SIZE`]); see the crate docs.
     pub size: usize,
@@ -436,6 +475,15 @@ impl Drop for Sim {
             let _ = stop.send(true);
         }
     }
+}
+
+/// The quirk keys the dataset varies over, each with its alternatives (see
+/// "How variants are chosen" in the crate docs): for tests that check a
+/// client meets every documented spelling.
+pub fn quirks() -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
+    variants::q::ALL
+        .iter()
+        .map(|q| (q.key, q.alternatives.iter().map(|a| a.0).collect()))
 }
 
 /// The CDN signature of `path` at `timestamp`: lowercase hex

@@ -17,7 +17,10 @@ struct Args {
     /// Port to bind on 127.0.0.1 (0 = any free port).
     #[arg(long, default_value_t = 0)]
     port: u16,
-    /// Seed of the dataset and of random faults.
+    /// Seed of the dataset and of random faults. Ids and names do not depend
+    /// on it; values do, and so does which documented spelling each field of
+    /// each record is sent in (string or number, array or object, …): run
+    /// several seeds to meet them all.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Size knob: N cloud servers, N/10 v1 virtual servers, N/100 bare

@@ -431,7 +431,7 @@ pub(crate) fn snapshot(inner: &Inner) -> Value {
         "simTime": now,
         "v1": crate::v1::snapshot(&inner.ds, &st, now),
         "cloud": crate::cloud::snapshot(&inner.ds, &st, now),
-        "cdn": crate::cdn::snapshot(&st, now),
+        "cdn": crate::cdn::snapshot(&inner.ds, &st, now),
         "writes": serde_json::to_value(&st.writes).unwrap_or(Value::Null),
     })
 }

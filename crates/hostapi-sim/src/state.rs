@@ -25,22 +25,36 @@ pub(crate) struct Dataset {
     pub(crate) customer_number: String,
     /// The cloud customer id.
     pub(crate) cloud_customer: String,
+    /// Which documented alternative each record's fields are sent in.
+    pub(crate) variants: crate::variants::Variants,
 }
 
 impl Dataset {
     pub(crate) fn new(seed: u64, size: usize) -> Self {
         let n = if size == 0 { crate::DEFAULT_SIZE } else { size };
         let h = crate::util::hash3(seed, crate::util::kind::SECRET, 99);
+        let (v1_vs, bare_metals, domains) =
+            ((n / 10).max(20), (n / 100).max(20), (n / 100).max(20));
+        let (racks, private_clouds) = ((n / 1000).max(10), (n / 1000).max(10));
         Dataset {
             seed,
             cloud: n,
-            v1_vs: (n / 10).max(20),
-            bare_metals: (n / 100).max(20),
-            domains: (n / 100).max(20),
-            racks: (n / 1000).max(10),
-            private_clouds: (n / 1000).max(10),
+            v1_vs,
+            bare_metals,
+            domains,
+            racks,
+            private_clouds,
             customer_number: format!("{}", 10_000_000 + h % 90_000_000),
             cloud_customer: format!("{}", 10_000_000 + (h >> 32) % 90_000_000),
+            variants: crate::variants::Variants::new(
+                seed,
+                v1_vs,
+                domains,
+                bare_metals,
+                racks,
+                n,
+                private_clouds,
+            ),
         }
     }
 }
@@ -232,6 +246,11 @@ impl Cx<'_> {
 
     pub(crate) fn seed(&self) -> u64 {
         self.inner.ds.seed
+    }
+
+    /// The chooser of documented alternatives.
+    pub(crate) fn var(&self) -> &crate::variants::Variants {
+        &self.inner.ds.variants
     }
 
     pub(crate) fn state(&self) -> MutexGuard<'_, State> {

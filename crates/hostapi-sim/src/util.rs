@@ -151,10 +151,11 @@ pub(crate) fn mac(bytes: [u8; 6], style: usize) -> String {
     }
 }
 
-/// Six MAC bytes from a hash (locally administered unicast prefix kept
-/// realistic: a fixed vendor-like prefix plus three hash bytes).
+/// Six MAC bytes from a hash: a fixed vendor prefix plus three hash bytes.
+/// The prefix has letters at odd and even places, so each letter-case style
+/// of [`mac`] shows in every address.
 pub(crate) fn mac_bytes(h: u64) -> [u8; 6] {
-    [0x00, 0x25, 0x90, (h >> 16) as u8, (h >> 8) as u8, h as u8]
+    [0xAC, 0x1F, 0x6B, (h >> 16) as u8, (h >> 8) as u8, h as u8]
 }
 
 /// Normalise a MAC for comparison (upper case, `:` separators).

@@ -16,6 +16,7 @@ use crate::util::{
     self, EPOCH, Form, Req, date_of, empty, fmt_dmy, fmt_local, fmt_mon_d_yyyy, fmt_offset, hash3,
     kind, ok, pick, pick_s, rng,
 };
+use crate::variants::{Quirk, Variants, ident, q};
 
 const VS_BASE: u64 = 100_000;
 const BM_BASE: u64 = 20_000;
@@ -24,6 +25,8 @@ const DNS_BASE: u64 = 1_000_000;
 const DNS_NEW_BASE: u64 = 9_000_000;
 const FIRST_PRIVATE_NETWORK: u64 = 501;
 const YEAR: i64 = 365 * 86_400;
+/// The `installationStatus.code` of a server that starts in an error state.
+const INSTALL_ERROR_CODE: i64 = 1003;
 
 const WORDS: &[&str] = &[
     "acme",
@@ -377,6 +380,10 @@ fn default_reverse(ip: &str) -> String {
 
 /// The /24 gateway and netmask of an address.
 fn gateway_of(ip: &str) -> String {
+    if let Some(prefix) = ip.strip_suffix("::10") {
+        // A virtual server's IPv6 address: the router is ::1 of its network.
+        return format!("{prefix}::1");
+    }
     let mut o: Vec<&str> = ip.split('.').collect();
     if o.len() == 4 {
         o[3] = "254";
@@ -404,6 +411,25 @@ fn end_date_variant(m: &mut Map<String, Value>, key: &str, variant: usize, date:
     }
 }
 
+/// A reference as `quirk` says for `record`: `text`, or none, spelt null or
+/// "" (the text is drawn either way, so later values do not depend on it).
+fn reference_value(v: &Variants, quirk: &Quirk, record: u64, text: String) -> Value {
+    match v.name(quirk, record) {
+        "text" => json!(text),
+        "empty" => json!(""),
+        _ => Value::Null,
+    }
+}
+
+/// No value, spelt null or "" as `quirk` says for `record`.
+fn null_or_empty(v: &Variants, quirk: &Quirk, record: u64) -> Value {
+    if v.is(quirk, record, "empty") {
+        json!("")
+    } else {
+        Value::Null
+    }
+}
+
 fn contract_term_str(years: i64) -> String {
     if years == 1 {
         "1 year".into()
@@ -414,12 +440,42 @@ fn contract_term_str(years: i64) -> String {
 
 // ---------------------------------------------------- virtual servers
 
+/// The IPv4 addresses server `i` may have: one or two, by index.
 fn vs_ip_count(i: usize) -> usize {
     1 + (i % 2)
 }
 
 fn vs_ip(i: usize, j: usize) -> String {
     util::ip_of(37, 48, (i * 2 + j) as u64)
+}
+
+/// The IPv6 address server `i` has when its address set includes one.
+fn vs_ipv6(i: usize) -> String {
+    format!(
+        "2a00:c98:2050:b{:03x}:{:x}::10",
+        i / 65_536 % 4096,
+        i % 65_536
+    )
+}
+
+/// Inverse of [`vs_ipv6`] (any spelling of the address).
+fn vs_ipv6_index(ip: &str) -> Option<usize> {
+    let a: std::net::Ipv6Addr = ip.parse().ok()?;
+    let g = a.segments();
+    let i = usize::from(g[3] & 0xfff) * 65_536 + usize::from(g[4]);
+    (vs_ipv6(i).parse::<std::net::Ipv6Addr>().ok()? == a).then_some(i)
+}
+
+/// The addresses of server `i`, as its `ipAddresses` lists them: the
+/// documents allow an empty list and addresses of either family, so the
+/// set is a documented alternative ([`q::VS_IP_SET`]).
+fn vs_ips(v: &Variants, i: usize) -> Vec<String> {
+    let v4 = (0..vs_ip_count(i)).map(|j| vs_ip(i, j));
+    match v.name(&q::VS_IP_SET, i as u64) {
+        "none" => Vec::new(),
+        "ipv4" => v4.collect(),
+        _ => v4.chain(std::iter::once(vs_ipv6(i))).collect(),
+    }
 }
 
 fn vs_name(i: usize) -> String {
@@ -450,27 +506,31 @@ fn vs_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
         "5 TB" => 5000,
         _ => 0,
     };
-    let reference = if i % 4 == 3 {
-        Value::Null
-    } else {
-        json!(format!(
+    let var = cx.var();
+    let rec = i as u64;
+    let reference = reference_value(
+        var,
+        &q::VS_REFERENCE,
+        rec,
+        format!(
             "{}-{}",
             pick(&mut r, &["web", "db", "cache", "mail", "api"]),
             i + 1
-        ))
-    };
+        ),
+    );
+    // Alternatives are in the order util::mac takes its styles.
     let mac = util::mac(
         util::mac_bytes(hash3(seed, kind::V1_VS, i as u64 + (1 << 40))),
-        i % 3,
+        var.pick(&q::VS_MAC_CASE, rec),
     );
-    let ips: Vec<(String, IpOver)> = (0..vs_ip_count(i))
-        .map(|j| {
-            let ip = vs_ip(i, j);
+    let ips: Vec<(String, IpOver)> = vs_ips(var, i)
+        .into_iter()
+        .map(|ip| {
             let o = ip_over(st, &ip);
             (ip, o)
         })
         .collect();
-    let ip_addresses = if i.is_multiple_of(2) {
+    let ip_addresses = if var.is(&q::VS_IP_SHAPE, rec, "array") {
         Value::Array(
             ips.iter()
                 .map(|(ip, o)| {
@@ -499,7 +559,13 @@ fn vs_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
     admin.insert("customerNumber".into(), json!(cx.ds().customer_number));
     admin.insert("createdAt".into(), json!(fmt_local(created)));
     admin.insert("startDate".into(), json!(fmt_local(start)));
-    end_date_variant(&mut admin, "endDate", i, start + term_years * YEAR, true);
+    end_date_variant(
+        &mut admin,
+        "endDate",
+        var.pick(&q::VS_END_DATE, rec),
+        start + term_years * YEAR,
+        true,
+    );
     admin.insert(
         "billingFrequency".into(),
         json!(pick(&mut r, &["1 month", "3 months", "12 months"])),
@@ -515,7 +581,7 @@ fn vs_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
         "reference": reference,
         "administrativeInfo": Value::Object(admin),
         "dataTrafficPack": pack,
-        "dataTrafficLimit": limit,
+        "dataTrafficLimit": var.int(&q::VS_TRAFFIC_LIMIT, rec, limit),
         "SLA": pick(&mut r, &["Basic - 24x7x24", "Bronze - 24x7x4", "Silver - 24x7x2"]),
         "ipAddresses": ip_addresses,
         "state": if running { "Running" } else { "Stopped" },
@@ -524,10 +590,10 @@ fn vs_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
         "macAddress": mac,
     });
     let platform = *pick(&mut r, &["VMware", "Hyper-V", "KVM"]);
-    let type_id = 1 + r.random_range(0..3u64);
-    match i % 3 {
-        0 => v["type"] = json!({"Id": type_id, "PlatformName": platform}),
-        1 => v["type"] = json!({"id": type_id, "PlatformName": platform}),
+    let type_id = var.int(&q::VS_TYPE_ID, rec, 1 + r.random_range(0..3i64));
+    match var.name(&q::VS_TYPE, rec) {
+        "Id" => v["type"] = json!({"Id": type_id, "PlatformName": platform}),
+        "id" => v["type"] = json!({"id": type_id, "PlatformName": platform}),
         _ => {}
     }
     v
@@ -610,8 +676,13 @@ fn domain_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
     let start = EPOCH + r.random_range(0..8 * YEAR);
     let base_ttl = *pick(&mut r, &[300i64, 3600, 14_400, 86_400]);
     let ttl = st.domains.get(&i).and_then(|d| d.ttl).unwrap_or(base_ttl);
-    let price_cents = r.random_range(50..2500u64);
-    let price = format!("{}.{:02}", price_cents / 100, price_cents % 100);
+    let price_cents = r.random_range(50..2500i64);
+    let var = cx.var();
+    let rec = i as u64;
+    // The facts are the index's (the term, editability); the spelling is the
+    // chooser's.
+    let term_years = 1 + (i % 4 / 2) as i64;
+    let editable = domain_editable(i);
     let code = if i % 13 == 12 { 1001 } else { 1000 };
     let (status, readable) = if code == 1000 {
         ("ACTIVE", "The domain is active and resolving.")
@@ -622,21 +693,19 @@ fn domain_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
         "code": code,
         "domain": domain_name(i),
         "status": status,
-        "ttl": ttl,
+        "ttl": var.int(&q::DOMAIN_TTL, rec, ttl),
         "readableStatus": readable,
         "startDate": fmt_mon_d_yyyy(start),
-        "contractTerm": match i % 4 {
-            0 => json!("1 year"),
-            1 => json!(1),
-            2 => json!("2 years"),
-            _ => json!(2),
+        "contractTerm": if var.is(&q::DOMAIN_TERM, rec, "string") {
+            json!(contract_term_str(term_years))
+        } else {
+            json!(term_years)
         },
-        "monthlyPrice": if i.is_multiple_of(2) { json!(price) } else { json!(price_cents as f64 / 100.0) },
-        "isEditable": match i % 4 {
-            0 => json!("true"),
-            1 => json!(true),
-            2 => json!("false"),
-            _ => json!(false),
+        "monthlyPrice": var.money(&q::DOMAIN_PRICE, rec, price_cents),
+        "isEditable": if var.is(&q::DOMAIN_EDITABLE, rec, "string") {
+            json!(editable.to_string())
+        } else {
+            json!(editable)
         },
     })
 }
@@ -742,9 +811,16 @@ fn records_of(st: &State, i: usize) -> Vec<DnsRec> {
         .unwrap_or_else(|| generated_records(i))
 }
 
-fn record_json(r: &DnsRec, id_as_string: bool) -> Value {
+/// A DNS record as the wire shows it: its `id` spelt as `quirk` says (lists
+/// and single views have their own quirk), or as an integer without one
+/// (the snapshot).
+fn record_json(r: &DnsRec, spelling: Option<(&Variants, &Quirk)>) -> Value {
+    let id = match spelling {
+        Some((v, quirk)) => v.int(quirk, r.id, r.id as i64),
+        None => json!(r.id),
+    };
     let mut v = json!({
-        "id": if id_as_string { json!(r.id.to_string()) } else { json!(r.id) },
+        "id": id,
         "host": r.host,
         "type": r.rtype,
         "content": r.content,
@@ -760,7 +836,7 @@ fn list_records(cx: &Cx<'_>, name: &str) -> Result<Response, ApiError> {
     let st = cx.state();
     let recs: Vec<Value> = records_of(&st, i)
         .iter()
-        .map(|r| json!({"dnsRecord": record_json(r, true)}))
+        .map(|r| json!({"dnsRecord": record_json(r, Some((cx.var(), &q::DNS_ID_LIST)))}))
         .collect();
     Ok(ok(&json!({"dnsRecords": recs})))
 }
@@ -776,7 +852,9 @@ fn get_record(cx: &Cx<'_>, name: &str, id: &str) -> Result<Response, ApiError> {
     let st = cx.state();
     let recs = records_of(&st, i);
     let k = find_record(&recs, id)?;
-    Ok(ok(&json!({"dnsRecord": record_json(&recs[k], false)})))
+    Ok(ok(
+        &json!({"dnsRecord": record_json(&recs[k], Some((cx.var(), &q::DNS_ID_ONE)))}),
+    ))
 }
 
 const DNS_TYPES: &[&str] = &[
@@ -858,7 +936,7 @@ fn create_record(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Response, ApiErro
         content: content.to_string(),
         priority: prio,
     };
-    let v = record_json(&rec, false);
+    let v = record_json(&rec, Some((cx.var(), &q::DNS_ID_ONE)));
     let target = format!("dnsRecord {} of {}", rec.id, domain_name(i));
     recs.push(rec);
     st.domains.entry(i).or_default().records = Some(recs);
@@ -916,7 +994,7 @@ fn update_record(cx: &Cx<'_>, req: &Req, name: &str, id: &str) -> Result<Respons
     recs[k].rtype = t;
     recs[k].content = content.to_string();
     recs[k].priority = prio;
-    let v = record_json(&recs[k], false);
+    let v = record_json(&recs[k], Some((cx.var(), &q::DNS_ID_ONE)));
     let target = format!("dnsRecord {} of {}", recs[k].id, domain_name(i));
     st.domains.entry(i).or_default().records = Some(recs);
     cx.log(&mut st, target);
@@ -948,7 +1026,7 @@ struct Bm {
     server_type: &'static str,
     site: &'static str,
     cabinet: String,
-    reference: Option<String>,
+    reference: String,
     ram: &'static str,
     cpu: &'static str,
     cpu_speed: &'static str,
@@ -959,11 +1037,11 @@ struct Bm {
     ip_count: usize,
     macs: Vec<String>,
     ipmi_ip: String,
-    price: f64,
+    price_cents: i64,
     start: i64,
     term_years: i64,
     sla: &'static str,
-    sla_price: f64,
+    sla_price_cents: i64,
     data_pack: &'static str,
     bandwidth_pack: bool,
     ports: Vec<String>,
@@ -981,7 +1059,8 @@ impl Bm {
     }
 }
 
-fn bm_facts(seed: u64, i: usize) -> Bm {
+fn bm_facts(ds: &Dataset, i: usize) -> Bm {
+    let seed = ds.seed;
     let mut r = rng(seed, kind::BARE_METAL, i as u64);
     let id = BM_BASE + 1 + i as u64;
     let (site, _) = SITES[i % SITES.len()];
@@ -995,10 +1074,10 @@ fn bm_facts(seed: u64, i: usize) -> Bm {
     let mut macs = Vec::new();
     for k in 0..2 {
         let h = hash3(seed, kind::BARE_METAL, (i as u64) << 8 | k);
-        // First MAC upper case, second lower case, every third server mixed.
+        // Each MAC in its own letter case (alternatives in util::mac's order).
         macs.push(util::mac(
             util::mac_bytes(h),
-            if i % 3 == 2 { 2 } else { k as usize },
+            ds.variants.pick(&q::BM_MAC_CASE, 2 * i as u64 + k),
         ));
     }
     let bandwidth_pack = i % 2 == 1;
@@ -1021,15 +1100,11 @@ fn bm_facts(seed: u64, i: usize) -> Bm {
             pick(&mut r, &["ZA", "ZB", "HH"]),
             r.random_range(1..40)
         ),
-        reference: if i % 4 == 3 {
-            None
-        } else {
-            Some(format!(
-                "{}-{}",
-                pick(&mut r, &["db", "web", "k8s", "backup"]),
-                i + 1
-            ))
-        },
+        reference: format!(
+            "{}-{}",
+            pick(&mut r, &["db", "web", "k8s", "backup"]),
+            i + 1
+        ),
         ram: pick_s(&mut r, &["16GB", "32GB", "64GB", "128GB", "256GB"]),
         cpu: pick_s(
             &mut r,
@@ -1046,14 +1121,14 @@ fn bm_facts(seed: u64, i: usize) -> Bm {
         ip_count: 1 + i % 4,
         macs,
         ipmi_ip: util::ip_of(10, 11, i as u64),
-        price: r.random_range(4_900..39_900u64) as f64 / 100.0,
+        price_cents: r.random_range(4_900..39_900i64),
         start: EPOCH + r.random_range(0..8 * YEAR),
         term_years: *pick(&mut r, &[1i64, 1, 2, 3]),
         sla: pick_s(
             &mut r,
             &["Basic - 24x7x24", "Bronze - 24x7x4", "Gold - 24x7x1"],
         ),
-        sla_price: *pick(&mut r, &[0.0, 25.0, 75.0]),
+        sla_price_cents: *pick(&mut r, &[0i64, 2500, 7500]),
         data_pack: if bandwidth_pack {
             pick_s(&mut r, &["Unmetered 100 Mbps", "Unmetered 1 Gbps"])
         } else {
@@ -1072,29 +1147,35 @@ fn bm_index(cx: &Cx<'_>, id: &str) -> Result<usize, ApiError> {
     index_of(id, BM_BASE, cx.ds().bare_metals, "bare metal server")
 }
 
-fn bm_reference(st: &State, bm: &Bm) -> Value {
+fn bm_reference(v: &Variants, st: &State, bm: &Bm) -> Value {
     match st.bare_metals.get(&bm.i).and_then(|o| o.reference.clone()) {
         Some(r) => json!(r),
-        None => json!(bm.reference),
+        None => reference_value(v, &q::BM_REFERENCE, bm.i as u64, bm.reference.clone()),
     }
 }
 
 fn list_bm(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let st = cx.state();
     let items = (0..cx.ds().bare_metals).map(|i| {
-        let bm = bm_facts(cx.seed(), i);
+        let bm = bm_facts(cx.ds(), i);
         json!({"bareMetal": {
-            "bareMetalId": bm.id.to_string(),
+            "bareMetalId": id_spelt(cx.var(), &q::BM_ID_LIST, i, bm.id),
             "serverName": bm.name,
             "serverType": bm.server_type,
-            "reference": bm_reference(&st, &bm),
+            "reference": bm_reference(cx.var(), &st, &bm),
         }})
     });
     Ok(util::ok_list(r#"{"bareMetals":["#, items, "]}"))
 }
 
-fn bm_detail(st: &State, bm: &Bm) -> Value {
-    let reference = bm_reference(st, bm);
+/// An id as an integer or a string, as `quirk` says for record `i`.
+fn id_spelt(v: &Variants, quirk: &Quirk, i: usize, id: u64) -> Value {
+    v.int(quirk, i as u64, id as i64)
+}
+
+fn bm_detail(v: &Variants, st: &State, bm: &Bm) -> Value {
+    let rec = bm.i as u64;
+    let reference = bm_reference(v, st, bm);
     let hard_disks = bm
         .disks
         .iter()
@@ -1108,15 +1189,21 @@ fn bm_detail(st: &State, bm: &Bm) -> Value {
         .collect();
     let mut pack = Map::new();
     pack.insert("reference".into(), reference.clone());
-    pack.insert("bareMetalId".into(), json!(bm.id));
+    pack.insert(
+        "bareMetalId".into(),
+        id_spelt(v, &q::BM_PACK_ID, bm.i, bm.id),
+    );
     pack.insert("serverName".into(), json!(bm.name));
     pack.insert("serverType".into(), json!(bm.server_type));
-    pack.insert("serverPrice".into(), json!(bm.price));
+    pack.insert(
+        "serverPrice".into(),
+        v.money(&q::BM_PRICE, rec, bm.price_cents),
+    );
     pack.insert("startDate".into(), json!(fmt_local(bm.start)));
     end_date_variant(
         &mut pack,
         "endDate",
-        bm.i,
+        v.pick(&q::BM_END_DATE, rec),
         bm.start + bm.term_years * YEAR,
         true,
     );
@@ -1126,7 +1213,7 @@ fn bm_detail(st: &State, bm: &Bm) -> Value {
     );
     let ipmi_net = gateway_of(&bm.ipmi_ip).replace(".254", ".0");
     json!({
-        "bareMetalId": if bm.i.is_multiple_of(2) { json!(bm.id) } else { json!(bm.id.to_string()) },
+        "bareMetalId": id_spelt(v, &q::BM_ID, bm.i, bm.id),
         "serverName": bm.name,
         "serverType": bm.server_type,
         "reference": reference,
@@ -1142,21 +1229,21 @@ fn bm_detail(st: &State, bm: &Bm) -> Value {
             "serverType": bm.server_type,
             "processorType": bm.cpu,
             "processorSpeed": bm.cpu_speed,
-            "numberOfCpus": bm.cpus,
-            "numberOfCores": bm.cores,
+            "numberOfCpus": v.int(&q::BM_CPU_COUNTS, rec, bm.cpus as i64),
+            "numberOfCores": v.int(&q::BM_CPU_COUNTS, rec, bm.cores as i64),
             "hardDisks": hard_disks,
             "hardDiskList": disk_list,
             "hardwareRaid": if bm.i.is_multiple_of(3) { "Yes" } else { "No" },
         },
         "network": {
             "dataPack": bm.data_pack,
-            "ipsFreeOfCharge": 1,
-            "ipsAssigned": bm.ip_count,
-            "excessIpsPrice": 1.5,
+            "ipsFreeOfCharge": v.int(&q::BM_IP_COUNTS, rec, 1),
+            "ipsAssigned": v.int(&q::BM_IP_COUNTS, rec, bm.ip_count as i64),
+            "excessIpsPrice": v.money(&q::BM_EXCESS_IP_PRICE, rec, 150),
             "dataPackExcess": if bm.bandwidth_pack {
-                json!({"type": "bandwidth", "value": 2.5, "unit": "Mbps"})
+                json!({"type": "bandwidth", "value": v.money(&q::BM_EXCESS_VALUE, rec, 250), "unit": "Mbps"})
             } else {
-                json!({"type": "datatraffic", "value": 0.49, "unit": "GB"})
+                json!({"type": "datatraffic", "value": v.money(&q::BM_EXCESS_VALUE, rec, 49), "unit": "GB"})
             },
             "ipmi": {
                 "ip": bm.ipmi_ip,
@@ -1166,10 +1253,10 @@ fn bm_detail(st: &State, bm: &Bm) -> Value {
                 "type": if bm.i.is_multiple_of(2) { "ILO" } else { "DRAC" },
             },
             "macAddresses": {"mac": bm.macs},
-            "pricePerMonth": if bm.bandwidth_pack { 0.0 } else { 29.0 },
+            "pricePerMonth": v.money(&q::BM_NETWORK_PRICE, rec, if bm.bandwidth_pack { 0 } else { 2900 }),
         },
         "serverHostingPack": Value::Object(pack),
-        "serviceLevelAgreement": {"sla": bm.sla, "pricePerMonth": bm.sla_price},
+        "serviceLevelAgreement": {"sla": bm.sla, "pricePerMonth": v.money(&q::BM_SLA_PRICE, rec, bm.sla_price_cents)},
         "extras": [],
         "serverSpecifications": {},
         "datacenterAccessCards": [],
@@ -1178,9 +1265,9 @@ fn bm_detail(st: &State, bm: &Bm) -> Value {
 
 fn get_bm(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let st = cx.state();
-    Ok(ok(&json!({"bareMetal": bm_detail(&st, &bm)})))
+    Ok(ok(&json!({"bareMetal": bm_detail(cx.var(), &st, &bm)})))
 }
 
 fn check_reference(r: &str) -> Result<(), ApiError> {
@@ -1206,16 +1293,16 @@ fn put_bm(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
         .get("reference")
         .ok_or_else(|| ApiError::bad_field("reference", "is required"))?;
     check_reference(reference)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let mut st = cx.state();
     st.bare_metals.entry(i).or_default().reference = Some(Some(reference.to_string()));
     cx.log(&mut st, format!("bareMetal {} reference", bm.id));
-    Ok(ok(&json!({"bareMetal": bm_detail(&st, &bm)})))
+    Ok(ok(&json!({"bareMetal": bm_detail(cx.var(), &st, &bm)})))
 }
 
 fn switch_port(cx: &Cx<'_>, id: &str, set: Option<bool>) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let mut st = cx.state();
     if let Some(open) = set {
         st.bare_metals.entry(i).or_default().switch_open = Some(open);
@@ -1243,7 +1330,7 @@ fn switch_port(cx: &Cx<'_>, id: &str, set: Option<bool>) -> Result<Response, Api
 
 fn power_status(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     Ok(ok(&json!({"powerStatus": {
         "status": if i % 17 == 16 { "off" } else { "on" },
         "serverId": bm.id,
@@ -1479,7 +1566,7 @@ fn validate_install(form: &Form, bm: &Bm) -> Result<u64, ApiError> {
 
 fn install(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let form = req.form()?;
     let os_id = validate_install(&form, &bm)?;
     let mut st = cx.state();
@@ -1518,18 +1605,28 @@ fn rescue(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
 
 fn installation_status(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let st = cx.state();
-    let desc = match task_running(st.bare_metals.get(&i), cx.now) {
-        Some(t) if t.rescue => "Rescue mode booting",
-        Some(_) => "Installing",
-        None => "Normal",
+    let var = cx.var();
+    let o = st.bare_metals.get(&i);
+    // A server may start in an error state (code other than 1000, which the
+    // docs say means an error); the next install or rescue clears it.
+    let never_tasked = o.and_then(|o| o.task.as_ref()).is_none();
+    let (code, desc) = match task_running(o, cx.now) {
+        Some(t) if t.rescue => (1000, "Rescue mode booting"),
+        Some(_) => (1000, "Installing"),
+        None if never_tasked && var.is(&q::BM_STATUS_CODE, i as u64, "error") => {
+            (INSTALL_ERROR_CODE, "Installation failed")
+        }
+        None => (1000, "Normal"),
     };
+    // The name as sent (`serverName`) or as documented (`serverPackName`).
+    let name_key = var.name(&q::BM_STATUS_NAME, i as u64);
     Ok(ok(&json!({"installationStatus": {
-        "code": 1000,
+        "code": code,
         "description": desc,
-        "serverPackId": if i % 2 == 0 { json!(bm.id.to_string()) } else { json!(bm.id) },
-        "serverName": bm.name,
+        "serverPackId": id_spelt(var, &q::BM_PACK_ID_STATUS, i, bm.id),
+        name_key: bm.name,
     }})))
 }
 
@@ -1557,9 +1654,9 @@ fn root_password(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
         );
         util::password(&mut r, 12)
     };
-    Ok(ok(
-        &json!({"rootPassword": root, "rescueModePassword": rescue_pw}),
-    ))
+    // The key as sent (`rootPassword`) or as documented (`rootpassword`).
+    let key = cx.var().name(&q::BM_ROOT_PASSWORD_KEY, i as u64);
+    Ok(ok(&json!({key: root, "rescueModePassword": rescue_pw})))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1613,7 +1710,7 @@ fn daily(seed: u64, who: u64, daily_gb: f64, from: NaiveDate, to: NaiveDate) -> 
 
 fn network_usage(cx: &Cx<'_>, req: &Req, id: &str, which: Usage) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let (from, to) = usage_range(req, cx.now)?;
     let days = daily(cx.seed(), bm.id, bm.daily_gb, from, to);
     let png = which != Usage::Both && req.wants_png();
@@ -1707,7 +1804,15 @@ fn network_usage(cx: &Cx<'_>, req: &Req, id: &str, which: Usage) -> Result<Respo
     }))
 }
 
-fn billing(seed: u64, ip: &str, free: bool) -> Value {
+/// `ipDetails`: the netmask under `mask` (as the sample sends it) or
+/// `netmask` (as documented), chosen per IP.
+fn ip_details(v: &Variants, ip: &str) -> Value {
+    let key = v.name(&q::IP_MASK_KEY, ident(ip));
+    json!({"gateway": gateway_of(ip), key: "255.255.255.0"})
+}
+
+fn billing(cx: &Cx<'_>, ip: &str, free: bool) -> Value {
+    let seed = cx.seed();
     let h = hash3(
         seed,
         kind::USAGE,
@@ -1717,7 +1822,7 @@ fn billing(seed: u64, ip: &str, free: bool) -> Value {
     json!({
         "price": if free { "0.00" } else { "1.50" },
         "startDate": fmt_local(start - start % 86_400),
-        "endDate": if h.is_multiple_of(2) { Value::Null } else { json!("") },
+        "endDate": null_or_empty(cx.var(), &q::IP_NO_END, ident(ip)),
     })
 }
 
@@ -1731,8 +1836,8 @@ fn bm_ip_json(cx: &Cx<'_>, st: &State, bm: &Bm, j: usize) -> Value {
         "serverId": bm.id,
         "serverType": "Bare Metal",
         "serverName": bm.name,
-        "ipDetails": {"gateway": gateway_of(&ip), "mask": "255.255.255.0"},
-        "billingInformation": billing(cx.seed(), &ip, j == 0),
+        "ipDetails": ip_details(cx.var(), &ip),
+        "billingInformation": billing(cx, &ip, j == 0),
     })
 }
 
@@ -1747,7 +1852,7 @@ fn bm_ip_slot(bm: &Bm, ip: &str) -> Result<usize, ApiError> {
 
 fn list_bm_ips(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let st = cx.state();
     let ips: Vec<Value> = (0..bm.ip_count)
         .map(|j| json!({"ip": bm_ip_json(cx, &st, &bm, j)}))
@@ -1757,7 +1862,7 @@ fn list_bm_ips(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
 
 fn get_bm_ip(cx: &Cx<'_>, id: &str, ip: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let j = bm_ip_slot(&bm, ip)?;
     let st = cx.state();
     Ok(ok(&json!({"ip": bm_ip_json(cx, &st, &bm, j)})))
@@ -1799,7 +1904,7 @@ fn apply_ip_form(cx: &Cx<'_>, st: &mut State, req: &Req, ip: &str) -> Result<(),
 
 fn put_bm_ip(cx: &Cx<'_>, req: &Req, id: &str, ip: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let j = bm_ip_slot(&bm, ip)?;
     let mut st = cx.state();
     apply_ip_form(cx, &mut st, req, ip)?;
@@ -1843,36 +1948,51 @@ fn leases_of(st: &State, bm: &Bm) -> Vec<Value> {
     if let Some(l) = st.bare_metals.get(&bm.i).and_then(|o| o.leases.clone()) {
         return l;
     }
-    if bm.i.is_multiple_of(2) {
-        vec![lease_json(
-            bm,
-            &bm.macs[0],
-            &format!("http://boot.hosting.example/ipxe/{}.ipxe", bm.id),
-            "10.11.0.5",
-            "10.11.0.53",
-            bm.i.is_multiple_of(4),
-        )]
-    } else {
-        Vec::new()
-    }
+    // Even servers start with a lease for their first MAC; every fourth
+    // (index 0, 4, 8, …) with one for each of its two MACs.
+    let macs = match bm.i % 4 {
+        0 => &bm.macs[..],
+        2 => &bm.macs[..1],
+        _ => &[],
+    };
+    macs.iter()
+        .enumerate()
+        .map(|(k, mac)| {
+            lease_json(
+                bm,
+                mac,
+                &format!("http://boot.hosting.example/ipxe/{}-{k}.ipxe", bm.id),
+                "10.11.0.5",
+                "10.11.0.53",
+                k == 0,
+            )
+        })
+        .collect()
 }
 
 fn list_leases(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let (limit, offset) = util::page(req)?;
     let st = cx.state();
     let all = leases_of(&st, &bm);
     let page: Vec<Value> = all.iter().skip(offset).take(limit).cloned().collect();
-    Ok(ok(&json!([{
+    let list = json!({
         "_metadata": util::metadata(all.len(), limit, offset),
         "leases": page,
-    }])))
+    });
+    // The sample wraps the list in an outer array; the text describes the
+    // object alone.
+    Ok(ok(&if cx.var().is(&q::BM_LEASES_WRAP, i as u64, "array") {
+        json!([list])
+    } else {
+        list
+    }))
 }
 
 fn create_lease(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let form = req.form()?;
     let boot_file = form.required("bootFileName")?;
     if boot_file.chars().any(char::is_whitespace) {
@@ -1907,19 +2027,26 @@ fn create_lease(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> 
 
 fn get_lease(cx: &Cx<'_>, id: &str, mac: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let st = cx.state();
     let want = util::norm_mac(mac);
     leases_of(&st, &bm)
         .into_iter()
         .find(|l| util::norm_mac(l["mac"].as_str().unwrap_or("")) == want)
-        .map(|l| ok(&json!([l])))
+        .map(|l| {
+            // The sample wraps a single lease in an array.
+            ok(&if cx.var().is(&q::BM_LEASE_WRAP, i as u64, "array") {
+                json!([l])
+            } else {
+                l
+            })
+        })
         .ok_or_else(|| ApiError::not_found(format!("no lease for {mac} on server {}", bm.id)))
 }
 
 fn delete_leases(cx: &Cx<'_>, id: &str, mac: Option<&str>) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let mut st = cx.state();
     let mut leases = leases_of(&st, &bm);
     match mac {
@@ -1953,7 +2080,7 @@ struct Rack {
     site: &'static str,
     cabinet: String,
     suite: String,
-    reference: Option<String>,
+    reference: String,
     start: i64,
     sla: &'static str,
     ip_count: usize,
@@ -1976,11 +2103,7 @@ fn rack_facts(seed: u64, i: usize) -> Rack {
         site: SITES[i % SITES.len()].0,
         cabinet: format!("C{:03}", r.random_range(1..300)),
         suite: format!("Suite {}", r.random_range(1..9)),
-        reference: if i % 3 == 2 {
-            None
-        } else {
-            Some(format!("rack-{}", i + 1))
-        },
+        reference: format!("rack-{}", i + 1),
         start: EPOCH + r.random_range(0..8 * YEAR),
         sla: pick_s(&mut r, &["Basic - 24x7x24", "Platinum - 24x7x0.5"]),
         ip_count: 4 + i % 5,
@@ -1994,7 +2117,10 @@ fn rack_index(cx: &Cx<'_>, id: &str) -> Result<usize, ApiError> {
 
 fn list_racks(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let all: Vec<Value> = (0..cx.ds().racks)
-        .map(|i| json!({"privateRack": {"privateRackId": (RACK_BASE + 1 + i as u64).to_string()}}))
+        .map(|i| {
+            let id = id_spelt(cx.var(), &q::RACK_ID_LIST, i, RACK_BASE + 1 + i as u64);
+            json!({"privateRack": {"privateRackId": id}})
+        })
         .collect();
     Ok(ok(&json!({"privateRacks": all})))
 }
@@ -2002,14 +2128,26 @@ fn list_racks(cx: &Cx<'_>) -> Result<Response, ApiError> {
 fn get_rack(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = rack_index(cx, id)?;
     let k = rack_facts(cx.seed(), i);
+    let var = cx.var();
+    let rec = i as u64;
     let mut pack = Map::new();
-    pack.insert("reference".into(), json!(k.reference));
-    pack.insert("privateRackId".into(), json!(k.id.to_string()));
+    let reference = reference_value(var, &q::RACK_REFERENCE, rec, k.reference.clone());
+    pack.insert("reference".into(), reference);
+    pack.insert(
+        "privateRackId".into(),
+        id_spelt(var, &q::RACK_PACK_ID, i, k.id),
+    );
     pack.insert("privateRackName".into(), json!(k.name));
     pack.insert("startDate".into(), json!(fmt_local(k.start)));
-    end_date_variant(&mut pack, "endDate", i, k.start + 3 * YEAR, true);
+    end_date_variant(
+        &mut pack,
+        "endDate",
+        var.pick(&q::RACK_END_DATE, rec),
+        k.start + 3 * YEAR,
+        true,
+    );
     Ok(ok(&json!({"privateRack": {
-        "privateRackId": k.id,
+        "privateRackId": id_spelt(var, &q::RACK_ID, i, k.id),
         "privateRackName": k.name,
         "location": {"site": k.site, "cabinet": k.cabinet, "suite": k.suite},
         "serverHostingPack": Value::Object(pack),
@@ -2022,9 +2160,9 @@ fn rack_ip_json(cx: &Cx<'_>, st: &State, k: &Rack, j: usize, single: bool) -> Va
     let o = ip_over(st, &ip);
     let mut v = json!({
         "ip": ip,
-        "privateRackId": k.id.to_string(),
+        "privateRackId": id_spelt(cx.var(), &q::RACK_IP_ID, k.i, k.id),
         "nullRouted": o.null_routed.unwrap_or(false),
-        "billingInformation": billing(cx.seed(), &ip, j < 2),
+        "billingInformation": billing(cx, &ip, j < 2),
     });
     if single {
         v["reverseLookup"] = json!(o.reverse.unwrap_or_else(|| default_reverse(&ip)));
@@ -2092,9 +2230,20 @@ fn rack_usage(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
 // ------------------------------------------------------------------ IPs
 
 fn put_any_ip(cx: &Cx<'_>, req: &Req, ip: &str) -> Result<Response, ApiError> {
-    if !util::is_ipv4(ip) {
-        return Err(ApiError::bad_field("ipAddress", "must be an IPv4 address"));
-    }
+    // The only IPv6 addresses of the dataset are v1 virtual servers'; they
+    // are kept in the spelling their `ipAddresses` shows.
+    let canonical;
+    let ip = if util::is_ipv6(ip) {
+        let owned = vs_ipv6_index(ip)
+            .filter(|i| *i < cx.ds().v1_vs && vs_ips(cx.var(), *i).contains(&vs_ipv6(*i)))
+            .ok_or_else(|| ApiError::not_found(format!("IP {ip} not found")))?;
+        canonical = vs_ipv6(owned);
+        canonical.as_str()
+    } else if util::is_ipv4(ip) {
+        ip
+    } else {
+        return Err(ApiError::bad_field("ipAddress", "must be an IP address"));
+    };
     let seed = cx.seed();
     let ds = cx.ds();
     enum Owner {
@@ -2105,7 +2254,7 @@ fn put_any_ip(cx: &Cx<'_>, req: &Req, ip: &str) -> Result<Response, ApiError> {
     let owner = if let Some(n) = util::ip_index(ip, 85, 17) {
         let (i, j) = ((n / 4) as usize, (n % 4) as usize);
         (i < ds.bare_metals)
-            .then(|| bm_facts(seed, i))
+            .then(|| bm_facts(ds, i))
             .filter(|b| j < b.ip_count)
             .map(|b| Owner::Bm(Box::new(b), j))
     } else if let Some(n) = util::ip_index(ip, 95, 211) {
@@ -2115,8 +2264,16 @@ fn put_any_ip(cx: &Cx<'_>, req: &Req, ip: &str) -> Result<Response, ApiError> {
             .filter(|k| j < k.ip_count)
             .map(|k| Owner::Rack(Box::new(k), j))
     } else if let Some(n) = util::ip_index(ip, 37, 48) {
-        let (i, j) = ((n / 2) as usize, (n % 2) as usize);
-        (i < ds.v1_vs && j < vs_ip_count(i)).then_some(Owner::Vs(i, j))
+        let i = (n / 2) as usize;
+        (i < ds.v1_vs)
+            .then(|| vs_ips(cx.var(), i).iter().position(|a| a == ip))
+            .flatten()
+            .map(|j| Owner::Vs(i, j))
+    } else if let Some(i) = vs_ipv6_index(ip) {
+        vs_ips(cx.var(), i)
+            .iter()
+            .position(|a| a == ip)
+            .map(|j| Owner::Vs(i, j))
     } else {
         None
     };
@@ -2142,8 +2299,8 @@ fn put_any_ip(cx: &Cx<'_>, req: &Req, ip: &str) -> Result<Response, ApiError> {
         "serverId": server_id,
         "serverType": server_type,
         "serverName": server_name,
-        "ipDetails": {"gateway": gateway_of(ip), "mask": "255.255.255.0"},
-        "billingInformation": billing(seed, ip, free),
+        "ipDetails": ip_details(cx.var(), ip),
+        "billingInformation": billing(cx, ip, free),
     }})))
 }
 
@@ -2206,7 +2363,7 @@ fn partition_schema(cx: &Cx<'_>, req: &Req, os: &str) -> Result<Response, ApiErr
         return Err(ApiError::bad_field("serverPackId", "must be an integer"));
     }
     let i = bm_index(cx, pack)?;
-    let bm = bm_facts(cx.seed(), i);
+    let bm = bm_facts(cx.ds(), i);
     let disks: Vec<String> = (0..bm.disk_count())
         .map(|d| format!("/dev/sd{}", (b'a' + d as u8) as char))
         .collect();
@@ -2236,10 +2393,10 @@ fn services(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let seed = cx.seed();
     let ds = cx.ds();
     let bms = (0..ds.bare_metals).map(move |i| {
-        let b = bm_facts(seed, i);
+        let b = bm_facts(ds, i);
         json!({
             "id": b.id.to_string(), "type": "BARE_METAL", "name": b.name,
-            "status": "ACTIVE", "monthlyPrice": format!("{:.2}", b.price),
+            "status": "ACTIVE", "monthlyPrice": format!("{}.{:02}", b.price_cents / 100, b.price_cents % 100),
             "startDate": fmt_local(b.start),
         })
     });
@@ -2385,7 +2542,7 @@ fn get_network(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let members: Vec<Value> = live_members(n, cx.now)
         .into_iter()
         .map(|(m, status)| {
-            let bm = bm_facts(cx.seed(), m.bm);
+            let bm = bm_facts(cx.ds(), m.bm);
             let a = 10 + (m.bm as u64 % 200);
             json!({
                 "id": bm.id,
@@ -2494,7 +2651,7 @@ pub(crate) fn snapshot(ds: &Dataset, st: &State, now: f64) -> Value {
                 domain_name(*i),
                 json!({
                     "ttl": o.ttl,
-                    "dnsRecords": o.records.as_ref().map(|rs| rs.iter().map(|r| record_json(r, false)).collect::<Vec<_>>()),
+                    "dnsRecords": o.records.as_ref().map(|rs| rs.iter().map(|r| record_json(r, None)).collect::<Vec<_>>()),
                 }),
             )
         })

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{T, fast};
+use common::{T, fast, int, unwrap1};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -48,11 +48,11 @@ async fn every_operation_answers_its_documented_shape() {
     let a = t.get("/v1/domains/acme-1.com").await;
     assert_eq!(a.json["domain"]["code"], 1000);
     let a = t.put("/v1/domains/acme-1.com", &[("ttl", "7200")]).await;
-    assert_eq!(a.json["domain"]["ttl"], 7200);
+    assert_eq!(int(&a.json["domain"]["ttl"]), Some(7200));
     let a = t.get("/v1/domains/acme-1.com/dnsRecords").await;
     let recs = a.json["dnsRecords"].as_array().unwrap();
     assert!(recs.len() >= 5);
-    assert!(recs[0]["dnsRecord"]["id"].is_string());
+    assert!(int(&recs[0]["dnsRecord"]["id"]).is_some());
     let a = t
         .post(
             "/v1/domains/acme-1.com/dnsRecords",
@@ -65,7 +65,7 @@ async fn every_operation_answers_its_documented_shape() {
         )
         .await;
     assert_eq!(a.status, 200, "{}", a.json);
-    let new_id = a.json["dnsRecord"]["id"].as_u64().expect("integer id");
+    let new_id = int(&a.json["dnsRecord"]["id"]).expect("an id");
     let a = t
         .get(&format!("/v1/domains/acme-1.com/dnsRecords/{new_id}"))
         .await;
@@ -92,9 +92,12 @@ async fn every_operation_answers_its_documented_shape() {
 
     // ---- bare metals (23)
     let a = t.get("/v1/bareMetals").await;
-    assert_eq!(a.json["bareMetals"][0]["bareMetal"]["bareMetalId"], "20001");
+    assert_eq!(
+        int(&a.json["bareMetals"][0]["bareMetal"]["bareMetalId"]),
+        Some(20001)
+    );
     let a = t.get("/v1/bareMetals/20001").await;
-    assert_eq!(a.json["bareMetal"]["bareMetalId"], 20001);
+    assert_eq!(int(&a.json["bareMetal"]["bareMetalId"]), Some(20001));
     for key in [
         "location",
         "server",
@@ -128,10 +131,11 @@ async fn every_operation_answers_its_documented_shape() {
         .await;
     assert_eq!(a.status, 200, "{}", a.json);
     let a = t.get("/v1/bareMetals/20003/installationStatus").await;
-    assert_eq!(a.json["installationStatus"]["code"], 1000);
-    assert_eq!(a.json["installationStatus"]["description"], "Normal");
+    // Normal, or (some servers at some seeds) an error code before any install.
+    let code = &a.json["installationStatus"]["code"];
+    assert!(*code == 1000 || *code == 1003, "{}", a.json);
     let a = t.get("/v1/bareMetals/20003/rootPassword").await;
-    assert!(a.json["rootPassword"].is_string());
+    assert!(a.json["rootPassword"].is_string() || a.json["rootpassword"].is_string());
     assert!(a.json["rescueModePassword"].is_string());
     let q = "?dateFrom=01-03-2024&dateTo=31-03-2024";
     let a = t
@@ -169,7 +173,11 @@ async fn every_operation_answers_its_documented_shape() {
     assert_eq!(ips.len(), 4);
     let ip = ips[1]["ip"]["ip"].as_str().unwrap().to_string();
     let a = t.get(&format!("/v1/bareMetals/20004/ips/{ip}")).await;
-    assert_eq!(a.json["ip"]["ipDetails"]["mask"], "255.255.255.0");
+    let details = &a.json["ip"]["ipDetails"];
+    assert_eq!(
+        details.get("mask").or(details.get("netmask")),
+        Some(&json!("255.255.255.0"))
+    );
     let a = t
         .put(
             &format!("/v1/bareMetals/20004/ips/{ip}"),
@@ -178,10 +186,14 @@ async fn every_operation_answers_its_documented_shape() {
         .await;
     assert_eq!(a.json["ip"]["nullRouted"], true);
     let a = t.get("/v1/bareMetals/20001/leases").await;
-    assert_eq!(a.json[0]["_metadata"]["totalCount"], 1);
-    let mac = a.json[0]["leases"][0]["mac"].as_str().unwrap().to_string();
+    // Index 0: a lease for each of its two MACs.
+    assert_eq!(unwrap1(&a.json)["_metadata"]["totalCount"], 2);
+    let mac = unwrap1(&a.json)["leases"][0]["mac"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let a = t.get(&format!("/v1/bareMetals/20001/leases/{mac}")).await;
-    assert_eq!(a.json[0]["mac"], mac.as_str());
+    assert_eq!(unwrap1(&a.json)["mac"], mac.as_str());
     let a = t
         .delete(&format!("/v1/bareMetals/20001/leases/{mac}"))
         .await;
@@ -203,11 +215,11 @@ async fn every_operation_answers_its_documented_shape() {
     // ---- private racks (6)
     let a = t.get("/v1/privateRacks").await;
     assert_eq!(
-        a.json["privateRacks"][0]["privateRack"]["privateRackId"],
-        "7001"
+        int(&a.json["privateRacks"][0]["privateRack"]["privateRackId"]),
+        Some(7001)
     );
     let a = t.get("/v1/privateRacks/7001").await;
-    assert_eq!(a.json["privateRack"]["privateRackId"], 7001);
+    assert_eq!(int(&a.json["privateRack"]["privateRackId"]), Some(7001));
     let a = t.get("/v1/privateRacks/7001/ips").await;
     let rip = a.json["ips"][0]["ip"]["ip"].as_str().unwrap().to_string();
     assert!(a.json["ips"][0]["ip"].get("reverseLookup").is_none());
@@ -417,9 +429,9 @@ async fn every_operation_answers_its_documented_shape() {
     let a = t
         .cdn(Method::GET, &format!("/origins/{c}/{oid}"), None)
         .await;
-    // Odd origin ids answer under `success`, even ones under `succes`.
-    let key = if oid % 2 == 0 { "succes" } else { "success" };
-    assert_eq!(a.json[key]["label"], "img", "{}", a.json);
+    // Under `succes` or `success`, per origin and seed.
+    let body = a.json.get("succes").or(a.json.get("success")).unwrap();
+    assert_eq!(body["label"], "img", "{}", a.json);
     let a = t
         .cdn_form(
             Method::PUT,
@@ -1042,11 +1054,11 @@ async fn writes_are_read_back() {
     // TTL.
     t.put("/v1/domains/bluebird-2.net", &[("ttl", "600")]).await;
     assert_eq!(
-        t.get("/v1/domains/bluebird-2.net").await.json["domain"]["ttl"],
-        600
+        int(&t.get("/v1/domains/bluebird-2.net").await.json["domain"]["ttl"]),
+        Some(600)
     );
     let list = t.get("/v1/domains").await.json;
-    assert_eq!(list["domains"][1]["domain"]["ttl"], 600);
+    assert_eq!(int(&list["domains"][1]["domain"]["ttl"]), Some(600));
     // DNS create / update (sample field names) / delete.
     let d = "/v1/domains/bluebird-2.net/dnsRecords";
     let a = t
@@ -1081,7 +1093,7 @@ async fn writes_are_read_back() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["dnsRecord"]["id"] == rid_s.as_str())
+        .find(|r| int(&r["dnsRecord"]["id"]).map(|n| n.to_string()) == Some(rid_s.clone()))
         .unwrap()
         .clone();
     assert_eq!(found["dnsRecord"]["content"], "mx3.bluebird-2.net");
@@ -1151,7 +1163,7 @@ async fn writes_are_read_back() {
     );
     // Leases: create on a server with none, then delete all.
     assert_eq!(
-        t.get("/v1/bareMetals/20002/leases").await.json[0]["_metadata"]["totalCount"],
+        unwrap1(&t.get("/v1/bareMetals/20002/leases").await.json)["_metadata"]["totalCount"],
         0
     );
     t.post(
@@ -1164,11 +1176,12 @@ async fn writes_are_read_back() {
     )
     .await;
     let l = t.get("/v1/bareMetals/20002/leases").await.json;
+    let l = unwrap1(&l);
     assert_eq!(
-        l[0]["leases"][0]["options"][0]["value"],
+        l["leases"][0]["options"][0]["value"],
         "http://pxe.example/b"
     );
-    let mac = l[0]["leases"][0]["mac"].as_str().unwrap().to_lowercase();
+    let mac = l["leases"][0]["mac"].as_str().unwrap().to_lowercase();
     assert_eq!(
         t.get(&format!("/v1/bareMetals/20002/leases/{mac}"))
             .await
@@ -1178,7 +1191,7 @@ async fn writes_are_read_back() {
     );
     t.delete("/v1/bareMetals/20002/leases").await;
     assert_eq!(
-        t.get("/v1/bareMetals/20002/leases").await.json[0]["leases"],
+        unwrap1(&t.get("/v1/bareMetals/20002/leases").await.json)["leases"],
         json!([])
     );
     // Private networks and membership.
@@ -1316,22 +1329,13 @@ async fn pagination() {
 #[tokio::test]
 async fn dataset_quirks_are_present() {
     let t = fast().await;
-    // v1 virtual servers: both ipAddresses shapes, Id/id/absent type, end dates.
+    // The spellings (which alternative each record is sent in) are the
+    // chooser's, per seed: tests/variants.rs sees them all. Here: the facts.
+    // v1 virtual servers.
     let vs = t.get("/v1/virtualServers").await.json["virtualServers"]
         .as_array()
         .unwrap()
         .clone();
-    assert!(vs[0]["ipAddresses"].is_array());
-    assert!(vs[0]["ipAddresses"][0]["isNulled"].is_boolean());
-    assert!(vs[1]["ipAddresses"].is_object());
-    assert!(vs[0]["type"].get("Id").is_some());
-    assert!(vs[1]["type"].get("id").is_some());
-    assert!(vs[2].get("type").is_none());
-    assert!(vs[0]["administrativeInfo"]["endDate"].is_null());
-    assert_eq!(vs[1]["administrativeInfo"]["endDate"], "");
-    assert!(vs[2]["administrativeInfo"]["endDate"].is_string());
-    assert!(vs[3]["administrativeInfo"].get("endDate").is_none());
-    assert!(vs[3]["reference"].is_null());
     let created = vs[0]["administrativeInfo"]["createdAt"].as_str().unwrap();
     assert!(
         chrono::NaiveDateTime::parse_from_str(created, "%Y-%m-%dT%H:%M:%S").is_ok(),
@@ -1359,18 +1363,14 @@ async fn dataset_quirks_are_present() {
         .unwrap()
         .clone();
     let d = |i: usize| ds[i]["domain"].clone();
-    assert_eq!(d(0)["contractTerm"], "1 year");
-    assert_eq!(d(1)["contractTerm"], 1);
-    assert_eq!(d(2)["contractTerm"], "2 years");
-    assert!(d(0)["monthlyPrice"].is_string() && d(1)["monthlyPrice"].is_f64());
-    assert_eq!(
-        (d(0)["isEditable"].clone(), d(1)["isEditable"].clone()),
-        (json!("true"), json!(true))
-    );
-    assert_eq!(
-        (d(2)["isEditable"].clone(), d(3)["isEditable"].clone()),
-        (json!("false"), json!(false))
-    );
+    // Terms 1, 1, 2, 2 years and editable, editable, not, not by i % 4.
+    let term =
+        |v: &Value| int(v).or_else(|| v.as_str().and_then(|s| int(&json!(s.split(' ').next()))));
+    let editable = |v: &Value| v == &json!(true) || v == &json!("true");
+    for (i, years, edit) in [(0, 1, true), (1, 1, true), (2, 2, false), (3, 2, false)] {
+        assert_eq!(term(&d(i)["contractTerm"]), Some(years), "{}", d(i));
+        assert_eq!(editable(&d(i)["isEditable"]), edit, "{}", d(i));
+    }
     assert_eq!(d(12)["code"], 1001);
     let sd = d(0)["startDate"].as_str().unwrap().to_string();
     assert!(
@@ -1402,8 +1402,8 @@ async fn dataset_quirks_are_present() {
     let b0 = t.get("/v1/bareMetals/20001").await.json["bareMetal"].clone();
     let b1 = t.get("/v1/bareMetals/20002").await.json["bareMetal"].clone();
     let b3 = t.get("/v1/bareMetals/20004").await.json["bareMetal"].clone();
-    assert!(b0["bareMetalId"].is_u64() && b1["bareMetalId"].is_string());
-    assert!(b0["serverHostingPack"]["bareMetalId"].is_u64());
+    assert_eq!(int(&b1["bareMetalId"]), Some(20002));
+    assert_eq!(int(&b0["serverHostingPack"]["bareMetalId"]), Some(20001));
     assert_eq!(
         (b0["server"]["kvm"].clone(), b1["server"]["kvm"].clone()),
         (json!("Yes"), json!("No"))
@@ -1415,19 +1415,9 @@ async fn dataset_quirks_are_present() {
     assert!(b1["server"]["hardDisks"].as_str().unwrap().contains(", "));
     assert_eq!(b1["server"]["hardDiskList"].as_array().unwrap().len(), 2);
     assert!(b0["network"]["macAddresses"]["mac"].is_array());
-    assert!(b0["serverHostingPack"]["endDate"].is_null());
-    assert_eq!(b1["serverHostingPack"]["endDate"], "");
-    assert!(b3["serverHostingPack"].get("endDate").is_none());
-    assert!(b3["reference"].is_null());
+    assert!(b3["server"]["hardDisks"].is_string());
     let s0 = t.get("/v1/bareMetals/20001/installationStatus").await.json;
-    let s1 = t.get("/v1/bareMetals/20002/installationStatus").await.json;
-    assert!(
-        s0["installationStatus"]["serverPackId"].is_string()
-            && s1["installationStatus"]["serverPackId"].is_u64()
-    );
-    assert!(s0["installationStatus"].get("serverName").is_some());
-    let pw = t.get("/v1/bareMetals/20001/rootPassword").await.json;
-    assert!(pw.get("rootPassword").is_some() && pw.get("rootpassword").is_none());
+    assert_eq!(int(&s0["installationStatus"]["serverPackId"]), Some(20001));
     let u = t
         .get("/v1/bareMetals/20002/networkUsage?dateFrom=01-01-2024&dateTo=15-01-2024")
         .await
@@ -1446,22 +1436,16 @@ async fn dataset_quirks_are_present() {
         .json;
     assert_eq!(own["datatraffic"], u["dataTraffic"]);
     assert_eq!(u["dataTraffic"]["interval"]["from"], "01-01-2024");
-    let ip = t.get("/v1/bareMetals/20001/ips").await.json["ips"][0]["ip"].clone();
-    assert!(ip["ipDetails"].get("mask").is_some() && ip["ipDetails"].get("netmask").is_none());
-    // Leases: outer array; policyName null on some options.
+    // Leases: policyName null on some options.
     let l = t.get("/v1/bareMetals/20003/leases").await.json;
-    assert!(l.is_array() && l[0]["leases"].is_array());
+    let l = unwrap1(&l);
+    assert!(l["leases"].is_array());
     assert!(
-        l[0]["leases"][0]["options"]
+        l["leases"][0]["options"]
             .as_array()
             .unwrap()
             .iter()
             .any(|o| o["policyName"].is_null())
-    );
-    // Racks.
-    assert!(t.get("/v1/privateRacks/7001").await.json["privateRack"]["privateRackId"].is_u64());
-    assert!(
-        t.get("/v1/privateRacks/7001/ips").await.json["ips"][0]["ip"]["privateRackId"].is_string()
     );
     // Private networks: +hhmm dates, detail as an array.
     let n = t.get("/v1/privateNetworks").await.json;
@@ -1482,11 +1466,6 @@ async fn dataset_quirks_are_present() {
         .unwrap()
         .clone();
     assert!(cs[0]["iso"].is_null() && cs[1]["iso"].is_object());
-    assert!(cs[3].get("networkTraffic").is_none() && cs[0]["networkTraffic"].is_object());
-    assert!(
-        cs[3]["contract"]["pricePerFrequency"].is_string()
-            && cs[0]["contract"]["pricePerFrequency"].is_number()
-    );
     assert!(cs[4]["contract"]["endsAt"].is_null());
     assert_eq!(cs[22]["state"], "UNKNOWN");
     assert_eq!(cs[28]["state"], "MAINTENANCE");
@@ -1525,12 +1504,8 @@ async fn dataset_quirks_are_present() {
         .cdn(Method::GET, &format!("/origins/{c}/102"), None)
         .await
         .json;
-    let o101 = t
-        .cdn(Method::GET, &format!("/origins/{c}/101"), None)
-        .await
-        .json;
-    assert!(o102.get("succes").is_some() && o101.get("success").is_some());
-    assert!(o102["succes"]["ignore_cache_control"].is_i64());
+    let o102 = o102.get("succes").or(o102.get("success")).unwrap();
+    assert!(o102["ignore_cache_control"].is_i64());
     let subs = t
         .cdn(Method::GET, &format!("/customers/reseller/{c}/{c}"), None)
         .await

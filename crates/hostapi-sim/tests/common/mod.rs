@@ -169,3 +169,16 @@ pub async fn read(r: reqwest::Response) -> Ans {
         json,
     }
 }
+
+/// A number sent as a JSON number or a numeric string (the documents allow
+/// both; which one is the simulator's per-seed choice).
+pub fn int(v: &Value) -> Option<i64> {
+    v.as_i64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+}
+
+/// The value inside a one-element array, or the value itself (lease lists
+/// and single leases come either way).
+pub fn unwrap1(v: &Value) -> &Value {
+    if v.is_array() { &v[0] } else { v }
+}
