@@ -24,6 +24,17 @@ pub(crate) struct Failure {
     pub(crate) message: String,
     pub(crate) hint: Option<String>,
     pub(crate) code: u8,
+    /// The API call that failed (`getBareMetal (GET /v1/bareMetals/1)`), shown only
+    /// with `-v`.
+    pub(crate) call: Option<String>,
+}
+
+/// Whether `-v` was given: failures then name the API call.
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records `-v` for [`Failure::print`].
+pub(crate) fn set_verbose(verbose: bool) {
+    VERBOSE.store(verbose, std::sync::atomic::Ordering::Relaxed);
 }
 
 impl Failure {
@@ -32,6 +43,7 @@ impl Failure {
             message: message.into(),
             hint: None,
             code,
+            call: None,
         }
     }
 
@@ -53,6 +65,13 @@ impl Failure {
         if let Some(hint) = &self.hint {
             eprintln!("hint: {hint}");
         }
+        if let Some(call) = self
+            .call
+            .as_ref()
+            .filter(|_| VERBOSE.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            eprintln!("call: {call}");
+        }
     }
 }
 
@@ -72,21 +91,107 @@ const CDN_OPERATIONS: &[&str] = &[
     "updateOrigin",
 ];
 
+/// A setting or argument the SDK names (`base_url`, `BareMetalId`) in the user's
+/// words: the flag, environment variable and profile key that set it.
+fn setting_words(argument: &str) -> String {
+    let known = match argument {
+        "base_url" => "base URL (--base-url, HOSTAPI_BASE_URL or `base_url` in the profile)",
+        "cdn_base_url" => {
+            "CDN base URL (--cdn-base-url, HOSTAPI_CDN_BASE_URL or `cdn_base_url` in the profile)"
+        }
+        "api_key" => "API key (--api-key, HOSTAPI_API_KEY or `api_key` in the profile)",
+        "cdn_secret" => {
+            "CDN secret (--cdn-secret, HOSTAPI_CDN_SECRET or `cdn_secret` in the profile)"
+        }
+        "cdn_customer" => {
+            "CDN customer number (--cdn-customer, HOSTAPI_CDN_CUSTOMER or `cdn_customer` in the profile)"
+        }
+        "ttl" => "TTL",
+        "os" | "os_id" => "operating system id (--os)",
+        "rescue_image_id" => "rescue image id (--image)",
+        "panel" => "control panel id",
+        _ => "",
+    };
+    if !known.is_empty() {
+        return known.to_owned();
+    }
+    // Anything else: `hdd.disk` → `disk`, `BareMetalId` → `bare metal id`,
+    // `ftp_quota` → `ftp quota`.
+    let last = argument.rsplit('.').next().unwrap_or(argument);
+    let mut words = String::new();
+    for (i, c) in last.chars().enumerate() {
+        if c == '_' {
+            words.push(' ');
+        } else if c.is_ascii_uppercase() {
+            if i > 0 {
+                words.push(' ');
+            }
+            words.push(c.to_ascii_lowercase());
+        } else {
+            words.push(c);
+        }
+    }
+    words
+}
+
+/// The failure of a setting or argument the SDK refused before sending anything.
+fn invalid_input(argument: &str, reason: &str) -> Failure {
+    let words = setting_words(argument);
+    let missing = reason.starts_with("not configured") || reason.starts_with("no credentials");
+    let (code, message, hint) = match argument {
+        "base_url" | "cdn_base_url" => {
+            let message = if missing {
+                format!("the {words} is not set")
+            } else {
+                format!("the {words} cannot be used: {reason}")
+            };
+            (
+                USAGE,
+                message,
+                "give an https:// URL (http:// only for 127.0.0.1, ::1 or localhost); `hostapi config show` tells where each setting comes from; or try --sandbox",
+            )
+        }
+        "api_key" | "cdn_secret" if missing => (
+            AUTH,
+            "no credentials: set an API key (HOSTAPI_API_KEY or --api-key) or a CDN secret (HOSTAPI_CDN_SECRET or --cdn-secret)".to_owned(),
+            "or add them to a profile of the config file (`hostapi config show` names it); or try --sandbox",
+        ),
+        "api_key" | "cdn_secret" | "cdn_customer" => (
+            USAGE,
+            format!("the {words} cannot be used: {reason}"),
+            "fix the setting; `hostapi config show` tells where it comes from",
+        ),
+        _ => (
+            USAGE,
+            format!("invalid {words}: {reason}"),
+            "check the value and try again; nothing was sent",
+        ),
+    };
+    Failure::new(code, message).hint(hint)
+}
+
+/// The API call an error came from, for `-v`.
+fn call_of(error: &Error) -> Option<String> {
+    match error {
+        Error::Transport(e) => Some(e.call.to_string()),
+        Error::Status(e) => Some(e.call.to_string()),
+        Error::Redirect(e) => Some(e.call.to_string()),
+        Error::AnswerTooLarge(e) => Some(e.call.to_string()),
+        Error::Decode(e) => e.call.as_ref().map(ToString::to_string),
+        Error::Api(e) => e.call.as_ref().map(ToString::to_string),
+        Error::OutcomeUnknown(e) => Some(e.call.to_string()),
+        Error::Paging(e) => Some(e.call.to_string()),
+        _ => None,
+    }
+}
+
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
+        if let Error::InvalidInput { argument, reason } = &error {
+            return invalid_input(argument, reason);
+        }
         let message = error.to_string();
         let (code, hint) = match &error {
-            Error::InvalidInput { argument, .. } => match argument.as_str() {
-                "api_key" | "base_url" => (
-                    AUTH,
-                    "set HOSTAPI_API_KEY and HOSTAPI_BASE_URL, pass --api-key/--base-url, add a profile to ~/.config/hostapi/config.toml, or try --sandbox",
-                ),
-                "cdn_secret" | "cdn_base_url" | "cdn_customer" => (
-                    AUTH,
-                    "set HOSTAPI_CDN_SECRET, HOSTAPI_CDN_CUSTOMER and HOSTAPI_CDN_BASE_URL (or the matching flags), or try --sandbox",
-                ),
-                _ => (USAGE, "check the value and try again; nothing was sent"),
-            },
             Error::Status(status) => status_outcome(status.status, status.call.operation),
             Error::OutcomeUnknown(_) => (
                 OUTCOME_UNKNOWN,
@@ -107,7 +212,7 @@ impl From<Error> for Failure {
             Error::Api(_) => (API, "the service reports an error state for this resource"),
             Error::WaitTimeout(_) => (
                 WAIT,
-                "the operation goes on in the background; check again later",
+                "check again later, or wait longer with --wait-timeout",
             ),
             Error::WaitFailed(_) => (WAIT, "inspect the resource with `get`"),
             _ => (API, "run with -v for details"),
@@ -116,6 +221,7 @@ impl From<Error> for Failure {
             message,
             hint: Some(hint.to_owned()),
             code,
+            call: call_of(&error),
         }
     }
 }
@@ -183,6 +289,21 @@ mod tests {
             argument: "cdn_secret".into(),
             reason: "missing".into(),
         });
-        assert_eq!(settings.code, AUTH);
+        assert_eq!(settings.code, USAGE);
+        assert!(
+            settings.message.contains("HOSTAPI_CDN_SECRET"),
+            "{settings:?}"
+        );
+        let url = Failure::from(Error::InvalidInput {
+            argument: "base_url".into(),
+            reason: "not configured (HOSTAPI_BASE_URL)".into(),
+        });
+        assert_eq!(url.code, USAGE);
+        assert!(url.message.contains("--base-url"), "{url:?}");
+        let typed = Failure::from(Error::InvalidInput {
+            argument: "BareMetalId".into(),
+            reason: "is empty".into(),
+        });
+        assert_eq!(typed.message, "invalid bare metal id: is empty");
     }
 }

@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         }
     };
     init_logging(cli.global.verbose);
+    failure::set_verbose(cli.global.verbose > 0);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
