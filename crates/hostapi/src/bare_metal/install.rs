@@ -469,8 +469,8 @@ impl BareMetals {
         poll_until(format!("installation of bare metal {id}"), options, || {
             let left = &left;
             async move {
-                let status = self.installation_status(id).await?;
-                check_code(&status)?;
+                let (status, call) = self.installation_status_call(id).await?;
+                check_code(&status, call)?;
                 if status.description != before.description {
                     left.store(true, Ordering::Relaxed);
                 }
@@ -539,8 +539,8 @@ impl BareMetals {
         poll_until(format!("rescue mode of bare metal {id}"), options, || {
             let previous = &previous;
             async move {
-                let status = self.installation_status(id).await?;
-                check_code(&status)?;
+                let (status, call) = self.installation_status_call(id).await?;
+                check_code(&status, call)?;
                 let passwords = self.root_password(id).await?;
                 let fresh = passwords
                     .rescue_mode_password
@@ -562,10 +562,10 @@ impl BareMetals {
 }
 
 /// A status code other than the normal 1000 is the service's error.
-fn check_code(status: &InstallationStatus) -> Result<(), Error> {
+fn check_code(status: &InstallationStatus, call: crate::CallInfo) -> Result<(), Error> {
     if status.is_error() {
         return Err(Error::Api(Box::new(ApiError {
-            call: None,
+            call: Some(call),
             code: status.code.unwrap_or_default(),
             detail: status.description.as_ref().map(ToString::to_string),
         })));

@@ -257,6 +257,16 @@ impl BareMetals {
     /// answered whatever its code; [`InstallationStatus::is_error`] tells a code other
     /// than 1000 (the waiters turn that into [`Error::Api`]).
     pub async fn installation_status(&self, id: &BareMetalId) -> Result<InstallationStatus, Error> {
+        self.installation_status_call(id)
+            .await
+            .map(|(status, _)| status)
+    }
+
+    /// The installation status, and the call that read it (for the waiters' errors).
+    pub(crate) async fn installation_status_call(
+        &self,
+        id: &BareMetalId,
+    ) -> Result<(InstallationStatus, crate::CallInfo), Error> {
         let infra = self.handle.infra();
         let answer = self
             .handle
@@ -267,7 +277,8 @@ impl BareMetals {
                     .send()
             })
             .await?;
-        answer.one(read::installation_status)
+        let status = answer.one(read::installation_status)?;
+        Ok((status, answer.call))
     }
 
     /// Reads the initial root password and the rescue mode password (both
