@@ -1,6 +1,7 @@
 //! Bare metal installation: the wire form of the flat and the nested install, the
 //! checks that send nothing, and the waiters on the installation status.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -10,7 +11,7 @@ use hostapi::{
 };
 use hostapi_tests::{API_KEY, client};
 use httpmock::Method::{GET, POST};
-use httpmock::MockServer;
+use httpmock::{HttpMockRequest, HttpMockResponse, MockServer};
 
 fn id(value: &str) -> BareMetalId {
     BareMetalId::new(value).expect("a valid id")
@@ -121,15 +122,13 @@ async fn the_hand_written_install_reports_error_statuses_like_the_others() {
         .install(&id("20001"), &InstallRequest::new(os("867")).hdd(layout()))
         .await
         .unwrap_err();
+    // A 409 says the installation was not started: not applied, not unknown.
+    assert!(!error.is_outcome_unknown());
     match &error {
-        Error::Status {
-            operation,
-            status,
-            body,
-        } => {
-            assert_eq!((*operation, *status), ("installBareMetal", 409));
+        Error::Status(e) => {
+            assert_eq!((e.call.operation, e.status), ("installBareMetal", 409));
             assert_eq!(
-                body.service_error().and_then(|e| e.message.as_deref()),
+                e.body.service_error().and_then(|e| e.message.as_deref()),
                 Some("An installation is already running")
             );
         }
@@ -178,9 +177,10 @@ async fn a_bad_plan_is_refused_before_sending() {
         (InstallRequest::new(os("867")).raid(5, 2), "number_disks"),
         (InstallRequest::new(os("867")).raid(10, 5), "number_disks"),
         (
-            InstallRequest {
-                number_disks: Some(2),
-                ..InstallRequest::new(os("867"))
+            {
+                let mut disks_without_raid = InstallRequest::new(os("867"));
+                disks_without_raid.number_disks = Some(2);
+                disks_without_raid
             },
             "number_disks",
         ),
@@ -204,87 +204,159 @@ async fn a_bad_plan_is_refused_before_sending() {
     assert_eq!(any.calls_async().await, 0);
 }
 
+/// Polls as often as a waiter allows.
 fn fast() -> WaitOptions {
     WaitOptions::new()
-        .interval(Duration::from_millis(20))
+        .interval(WaitOptions::MIN_INTERVAL)
         .timeout(Duration::from_secs(10))
 }
 
-#[tokio::test]
-async fn wait_installed_polls_until_normal_and_reports_progress() {
-    let server = MockServer::start_async().await;
-    let installing = server
-        .mock_async(|when, then| {
+/// An installation status answer.
+fn status_body(code: u32, description: &str) -> String {
+    format!(
+        r#"{{"installationStatus":{{"code":{code},"description":"{description}","serverPackId":"20001","serverName":"web-01"}}}}"#
+    )
+}
+
+/// Serves the installation statuses `states` in turn (the last one repeats).
+async fn statuses(server: &MockServer, states: &[(u32, &str)]) -> Arc<AtomicUsize> {
+    let bodies: Vec<String> = states.iter().map(|(c, d)| status_body(*c, d)).collect();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    server
+        .mock_async(move |when, then| {
             when.method(GET)
                 .path("/v1/bareMetals/20001/installationStatus")
                 .header("X-Svc-Auth", API_KEY);
-            then.status(200).body(
-                r#"{"installationStatus":{"code":1000,"description":"Installing","serverPackId":"20001","serverName":"web-01"}}"#,
-            );
+            then.respond_with(move |_: &HttpMockRequest| {
+                let call = counter.fetch_add(1, Ordering::SeqCst);
+                HttpMockResponse::builder()
+                    .status(200)
+                    .body(bodies[call.min(bodies.len() - 1)].clone())
+                    .build()
+            });
         })
         .await;
-    installing.up_to_n_times_async(2).await;
-    let normal = server
+    calls
+}
+
+async fn accept_install(server: &MockServer) -> httpmock::Mock<'_> {
+    server
         .mock_async(|when, then| {
-            when.method(GET)
-                .path("/v1/bareMetals/20001/installationStatus");
-            then.status(200).body(
-                r#"{"installationStatus":{"code":1000,"description":"Normal","serverPackId":20001,"serverName":"web-01"}}"#,
-            );
+            when.method(POST)
+                .path("/v1/bareMetals/20001/install")
+                .body("osId=867");
+            then.status(200).body("{}");
         })
-        .await;
+        .await
+}
+
+#[tokio::test]
+async fn install_and_wait_polls_until_normal_again_and_reports_progress() {
+    let server = MockServer::start_async().await;
+    let install = accept_install(&server).await;
+    // Read before the install, then two polls installing, then normal.
+    let polls = statuses(
+        &server,
+        &[
+            (1000, "Normal"),
+            (1000, "Installing"),
+            (1000, "Installing"),
+            (1000, "Normal"),
+        ],
+    )
+    .await;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
     let options = fast().on_progress(move |p| log.lock().unwrap().push((p.state.clone(), p.polls)));
     let status = client(&server)
         .bare_metals()
-        .wait_installed(&id("20001"), &options)
+        .install_and_wait(&id("20001"), &InstallRequest::new(os("867")), &options)
+        .await
+        .unwrap();
+    install.assert_async().await;
+    assert!(status.is_idle());
+    assert_eq!(polls.load(Ordering::SeqCst), 4);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [("installing".to_owned(), 1), ("installing".to_owned(), 2)]
+    );
+}
+
+#[tokio::test]
+async fn the_normal_status_of_before_the_install_is_not_its_end() {
+    // Normal before, still normal at the first poll (the installation has not begun),
+    // then installing, then normal: the wait ends at the second normal only.
+    let server = MockServer::start_async().await;
+    accept_install(&server).await;
+    let polls = statuses(
+        &server,
+        &[
+            (1000, "Normal"),
+            (1000, "Normal"),
+            (1000, "Installing"),
+            (1000, "Normal"),
+        ],
+    )
+    .await;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let options = fast().on_progress(move |p| log.lock().unwrap().push(p.state.clone()));
+    let status = client(&server)
+        .bare_metals()
+        .install_and_wait(&id("20001"), &InstallRequest::new(os("867")), &options)
         .await
         .unwrap();
     assert!(status.is_idle());
-    assert_eq!(installing.calls_async().await, 2);
-    assert_eq!(normal.calls_async().await, 1);
+    assert_eq!(polls.load(Ordering::SeqCst), 4);
     assert_eq!(
         *seen.lock().unwrap(),
-        [("Installing".to_owned(), 1), ("Installing".to_owned(), 2)]
+        ["normal (the installation has not begun)", "installing"]
     );
+}
+
+#[tokio::test]
+async fn wait_installed_after_a_status_read_mid_installation_ends_at_normal() {
+    let server = MockServer::start_async().await;
+    let polls = statuses(&server, &[(1000, "Installing"), (1000, "Normal")]).await;
+    let bare_metals = client(&server).bare_metals();
+    let before = bare_metals.installation_status(&id("20001")).await.unwrap();
+    assert!(!before.is_idle());
+    let status = bare_metals
+        .wait_installed(&id("20001"), &before, &fast())
+        .await
+        .unwrap();
+    assert!(status.is_idle());
+    assert_eq!(polls.load(Ordering::SeqCst), 2);
 }
 
 #[tokio::test]
 async fn an_error_code_ends_the_wait_with_a_typed_error() {
     let server = MockServer::start_async().await;
-    let first = server
-        .mock_async(|when, then| {
-            when.method(GET)
-                .path("/v1/bareMetals/20001/installationStatus");
-            then.status(200)
-                .body(r#"{"installationStatus":{"code":1000,"description":"Installing"}}"#);
-        })
-        .await;
-    first.up_to_n_times_async(1).await;
-    server
-        .mock_async(|when, then| {
-            when.method(GET)
-                .path("/v1/bareMetals/20001/installationStatus");
-            then.status(200).body(
-                r#"{"installationStatus":{"code":1003,"description":"Installation failed"}}"#,
-            );
-        })
-        .await;
-    let error = client(&server)
-        .bare_metals()
-        .wait_installed(&id("20001"), &fast())
+    statuses(
+        &server,
+        &[
+            (1000, "Installing"),
+            (1000, "Installing"),
+            (1003, "Installation failed"),
+        ],
+    )
+    .await;
+    let bare_metals = client(&server).bare_metals();
+    let before = bare_metals.installation_status(&id("20001")).await.unwrap();
+    let error = bare_metals
+        .wait_installed(&id("20001"), &before, &fast())
         .await
         .unwrap_err();
     match error {
-        Error::Api {
-            operation,
-            code,
-            detail,
-        } => {
-            assert_eq!(operation, "getBareMetalInstallationStatus");
-            assert_eq!(code, 1003);
-            assert_eq!(detail.as_deref(), Some("Installation failed"));
+        Error::Api(e) => {
+            assert_eq!(
+                e.call.as_ref().map(|c| c.operation),
+                Some("getBareMetalInstallationStatus")
+            );
+            assert_eq!(e.code, 1003);
+            // The description, as the model keeps values of open sets (lower case).
+            assert_eq!(e.detail.as_deref(), Some("installation failed"));
         }
         other => panic!("{other}"),
     }
@@ -293,35 +365,48 @@ async fn an_error_code_ends_the_wait_with_a_typed_error() {
 #[tokio::test]
 async fn the_deadline_ends_the_wait_naming_the_last_state() {
     let server = MockServer::start_async().await;
-    server
-        .mock_async(|when, then| {
-            when.method(GET)
-                .path("/v1/bareMetals/20001/installationStatus");
-            then.status(200)
-                .body(r#"{"installationStatus":{"code":1000,"description":"Installing"}}"#);
-        })
-        .await;
+    statuses(&server, &[(1000, "Installing")]).await;
     let options = WaitOptions::new()
-        .interval(Duration::from_millis(20))
-        .timeout(Duration::from_millis(70));
-    let error = client(&server)
-        .bare_metals()
-        .wait_installed(&id("20001"), &options)
+        .interval(WaitOptions::MIN_INTERVAL)
+        .timeout(Duration::from_millis(250));
+    let bare_metals = client(&server).bare_metals();
+    let before = bare_metals.installation_status(&id("20001")).await.unwrap();
+    let error = bare_metals
+        .wait_installed(&id("20001"), &before, &options)
         .await
         .unwrap_err();
     match error {
-        Error::WaitTimeout {
-            what, last_seen, ..
-        } => {
-            assert_eq!(what, "installation of bare metal server 20001");
-            assert_eq!(last_seen, "Installing");
+        Error::WaitTimeout(e) => {
+            assert_eq!(e.what, "installation of bare metal 20001");
+            assert_eq!(e.last_seen, "installing");
         }
         other => panic!("{other}"),
     }
 }
 
 #[tokio::test]
-async fn rescue_then_wait_answers_the_rescue_password() {
+async fn an_installation_that_never_begins_ends_at_the_deadline_saying_so() {
+    let server = MockServer::start_async().await;
+    accept_install(&server).await;
+    statuses(&server, &[(1000, "Normal")]).await;
+    let options = WaitOptions::new()
+        .interval(WaitOptions::MIN_INTERVAL)
+        .timeout(Duration::from_millis(250));
+    let error = client(&server)
+        .bare_metals()
+        .install_and_wait(&id("20001"), &InstallRequest::new(os("867")), &options)
+        .await
+        .unwrap_err();
+    match error {
+        Error::WaitTimeout(e) => {
+            assert_eq!(e.last_seen, "normal (the installation has not begun)");
+        }
+        other => panic!("{other}"),
+    }
+}
+
+#[tokio::test]
+async fn rescue_then_wait_answers_the_new_rescue_password() {
     let server = MockServer::start_async().await;
     let rescue = server
         .mock_async(|when, then| {
@@ -331,39 +416,31 @@ async fn rescue_then_wait_answers_the_rescue_password() {
             then.status(200);
         })
         .await;
-    let booting = server
-        .mock_async(|when, then| {
-            when.method(GET)
-                .path("/v1/bareMetals/20001/installationStatus");
-            then.status(200).body(
-                r#"{"installationStatus":{"code":1000,"description":"Rescue mode booting"}}"#,
-            );
-        })
-        .await;
-    booting.up_to_n_times_async(1).await;
-    server
-        .mock_async(|when, then| {
-            when.method(GET)
-                .path("/v1/bareMetals/20001/installationStatus");
-            then.status(200)
-                .body(r#"{"installationStatus":{"code":1000,"description":"Normal"}}"#);
-        })
-        .await;
+    let polls = statuses(&server, &[(1000, "Rescue mode booting"), (1000, "Normal")]).await;
+    // The password of an earlier rescue boot, read before this one and at the first
+    // poll; then this boot's.
+    let calls = AtomicUsize::new(0);
     let password = server
-        .mock_async(|when, then| {
+        .mock_async(move |when, then| {
             when.method(GET).path("/v1/bareMetals/20001/rootPassword");
-            then.status(200)
-                .body(r#"{"rootPassword":"r00t","rescueModePassword":"r3scue-now"}"#);
+            then.respond_with(move |_: &HttpMockRequest| {
+                let rescue = if calls.fetch_add(1, Ordering::SeqCst) < 2 {
+                    "r3scue-before"
+                } else {
+                    "r3scue-now"
+                };
+                HttpMockResponse::builder()
+                    .status(200)
+                    .body(format!(
+                        r#"{{"rootPassword":"r00t","rescueModePassword":"{rescue}"}}"#
+                    ))
+                    .build()
+            });
         })
         .await;
-    let client = client(&server);
-    let bare_metals = client.bare_metals();
-    bare_metals
-        .rescue(&id("20001"), &RescueImageId::from(121u32))
-        .await
-        .unwrap();
-    let passwords = bare_metals
-        .wait_rescue_ready(&id("20001"), &fast())
+    let passwords = client(&server)
+        .bare_metals()
+        .rescue_and_wait(&id("20001"), &RescueImageId::from(121u32), &fast())
         .await
         .unwrap();
     assert_eq!(
@@ -371,6 +448,6 @@ async fn rescue_then_wait_answers_the_rescue_password() {
         Some("r3scue-now")
     );
     rescue.assert_async().await;
-    assert_eq!(booting.calls_async().await, 1);
-    password.assert_async().await;
+    assert_eq!(polls.load(Ordering::SeqCst), 2);
+    assert_eq!(password.calls_async().await, 3);
 }
