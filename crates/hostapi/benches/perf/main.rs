@@ -7,12 +7,13 @@
 //! table; `cargo bench -p hostapi --bench perf` runs the same and prints the table
 //! last. Criterion's own reports go to `<target>/criterion` (or `$CRITERION_HOME`).
 //!
-//! The simulator runs in this process on its own runtime, except for the memory
-//! measurement, whose client runs in a child process (this binary again) so that the
-//! simulator's memory is not counted.
+//! The simulator runs in this process on its own runtime. The memory measurement and
+//! the instruction count run their client in a child process (this binary again, under
+//! valgrind where it is installed) so that the simulator is not counted.
 
 mod calls;
 mod decode;
+mod instructions;
 mod memory;
 mod paired;
 mod raw_types;
@@ -27,6 +28,10 @@ use criterion::Criterion;
 fn main() {
     if let Some(pages) = memory::child_pages() {
         memory::run_child(&pages);
+        return;
+    }
+    if let Some(calls) = instructions::child_calls() {
+        instructions::run_child(&calls);
         return;
     }
     let measuring = std::env::args().any(|arg| arg == "--bench");
@@ -51,7 +56,8 @@ fn main() {
     }
     let runs = if quick { 1 } else { 3 };
     let memory = memory::wanted().then(|| memory::measure(&world, quick, runs));
-    let report = table::Report::read(memory);
+    let instructions = instructions::wanted().then(|| instructions::measure(&world, quick));
+    let report = table::Report::read(memory, instructions);
     println!("\n{}", table::MARKER);
     print!("{}", report.render());
 }

@@ -69,10 +69,15 @@ pub(crate) struct Memory {
     pub(crate) rss: RssGrowth,
 }
 
-/// Whether the command line's filter (if any) selects this benchmark. Criterion's
+/// Whether the command line's filter (if any) selects this benchmark.
+pub(crate) fn wanted() -> bool {
+    filter_allows(NAME)
+}
+
+/// Whether the command line's filter (if any) selects the benchmark `name`. Criterion's
 /// filter is a regular expression; a plain substring of the name is what is honoured
 /// here.
-pub(crate) fn wanted() -> bool {
+pub(crate) fn filter_allows(name: &str) -> bool {
     // Criterion's options that take a value (`--name value`).
     const VALUED: &[&str] = &[
         "--save-baseline",
@@ -103,7 +108,7 @@ pub(crate) fn wanted() -> bool {
             filters.push(arg);
         }
     }
-    filters.is_empty() || filters.iter().any(|f| NAME.contains(f.as_str()))
+    filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
 }
 
 /// The number of pages this process must stream, when it is a child.
@@ -142,7 +147,7 @@ pub(crate) fn measure(world: &World, quick: bool, runs: usize) -> Memory {
     }
 }
 
-fn valgrind_available() -> bool {
+pub(crate) fn valgrind_available() -> bool {
     Command::new("valgrind")
         .arg("--version")
         .stdout(Stdio::null())

@@ -5,7 +5,9 @@
 //! decode the same body. Copied from the generated code (with the hand-written
 //! `VirtualServerIpAddresses` shape the spec mapped onto); the `IndexMap` of the keyed
 //! IP shape is a `HashMap` here (the benches have no `indexmap`), the serialisation
-//! attributes are left out. Fields are read only by the decode.
+//! attributes are left out. Fields are read only by the decode. Numbers the spec now
+//! allows as text (`dataTrafficLimit`, `type.id`) are the untagged enum typify makes of
+//! such a `oneOf`.
 #![allow(dead_code)]
 
 use std::fmt;
@@ -45,7 +47,7 @@ pub(crate) struct VirtualServer {
     pub(crate) attached_iso: ::std::option::Option<::std::string::String>,
     ///Data traffic limit in GB.
     #[serde(rename = "dataTrafficLimit")]
-    pub(crate) data_traffic_limit: ::std::option::Option<i64>,
+    pub(crate) data_traffic_limit: ::std::option::Option<IntegerOrString>,
     ///Human-readable data traffic pack name.
     #[serde(rename = "dataTrafficPack")]
     pub(crate) data_traffic_pack: ::std::option::Option<::std::string::String>,
@@ -134,12 +136,21 @@ pub(crate) struct VirtualServerAdministrativeInfo {
 #[derive(::serde::Deserialize, Debug)]
 pub(crate) struct VirtualServerType {
     ///Platform type id (some records send it as `Id`).
-    pub(crate) id: ::std::option::Option<i64>,
+    pub(crate) id: ::std::option::Option<IntegerOrString>,
     ///Platform name.
     #[serde(rename = "PlatformName")]
     pub(crate) platform_name: ::std::option::Option<::std::string::String>,
     #[serde(flatten)]
     pub(crate) extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+}
+
+/// The spec's `oneOf` of an integer and a string (a number the service may send as
+/// text), as typify makes it: an untagged enum.
+#[derive(::serde::Deserialize, Debug)]
+#[serde(untagged)]
+pub(crate) enum IntegerOrString {
+    Integer(i64),
+    String(::std::string::String),
 }
 
 /// The spec's `VirtualServerIpAddresses`: an array of `{ip, isNulled, reverseDNS}`, or

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::instructions::Counts;
 use crate::memory::{self, Memory};
 use crate::paired::{Pair, Recorded};
 use crate::{calls, decode, signing};
@@ -76,9 +77,9 @@ pub(crate) struct Report {
 }
 
 impl Report {
-    /// The rows from this run's paired measurements (`paired::Recorded`) and the
-    /// memory measurement.
-    pub(crate) fn read(memory: Option<Memory>) -> Self {
+    /// The rows from this run's paired measurements (`paired::Recorded`), the memory
+    /// measurement and the instruction count (each `None` when not run).
+    pub(crate) fn read(memory: Option<Memory>, instructions: Option<Counts>) -> Self {
         let mut rows = vec![
             Row::paired(
                 "decode+normalise 10k v1 servers",
@@ -111,6 +112,24 @@ impl Report {
                 Target::Info,
             ),
         ];
+        // Deterministic where wall time is not: one call in instructions, against bare
+        // reqwest with the body decoded into the raw type (not run without valgrind).
+        rows.push(match instructions {
+            Some(counts) => Row {
+                name: "  one call, instructions",
+                measured: format!("{} facade", counts.facade),
+                floor: format!("{} bare reqwest + raw decode", counts.typed),
+                ratio: Some(counts.facade as f64 / counts.typed.max(1) as f64),
+                target: Target::AtMost(1.15),
+            },
+            None => Row {
+                name: "  one call, instructions",
+                measured: "not run (no valgrind)".to_owned(),
+                floor: String::new(),
+                ratio: None,
+                target: Target::AtMost(1.15),
+            },
+        });
         // Throughput: the facade's requests per second over bare reqwest's, the inverse
         // of the time ratio.
         let mut bulk = Row::paired(
