@@ -53,11 +53,16 @@ impl Handle {
         F: FnMut() -> Fut,
         Fut: Future<Output = RawOutcome>,
     {
-        self.client
-            .inner
-            .transport
-            .call(operation, self.options, attempt)
-            .await
+        // Each call runs in its own span, under the caller's (also when a bulk read runs
+        // it as a task of its own).
+        tracing::Instrument::instrument(
+            self.client
+                .inner
+                .transport
+                .call(operation, self.options, attempt),
+            tracing::debug_span!("hostapi.call", operation),
+        )
+        .await
     }
 
     /// Makes a v1 call the generated code cannot (a nested form, a PNG answer): `build`
