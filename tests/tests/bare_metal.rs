@@ -3,10 +3,10 @@
 //! output (snapshots), the exact wire form of each call, and checks that send nothing.
 
 use hostapi::{
-    BareMetalId, BareMetalPowerState, Error, InstallationState, IpmiKind, RescueImageId,
-    SwitchPortStatus, expose_secrets,
+    BareMetalId, BareMetalPowerState, BareMetalServer, Error, InstallationState, IpmiKind,
+    MacAddress, RescueImageId, SwitchPortStatus, expose_secrets,
 };
-use hostapi_tests::{API_KEY, client, fixture, to_json};
+use hostapi_tests::{API_KEY, client, fixture, strict_client, to_json};
 use httpmock::Method::{GET, POST, PUT};
 use httpmock::{Mock, MockServer};
 
@@ -35,11 +35,13 @@ async fn answer<'a>(
 /// Asserts a decode error of `operation` at `path`.
 fn assert_decode(error: &Error, expected_operation: &str, expected_path: &str) {
     match error {
-        Error::Decode {
-            operation, path, ..
-        } => {
-            assert_eq!(*operation, expected_operation, "{error}");
-            assert_eq!(path, expected_path, "{error}");
+        Error::Decode(e) => {
+            assert_eq!(
+                e.call.as_ref().map(|c| c.operation),
+                Some(expected_operation),
+                "{error}"
+            );
+            assert_eq!(e.path, expected_path, "{error}");
         }
         other => panic!("expected a decode error, got {other}"),
     }
@@ -72,6 +74,7 @@ async fn list_reads_string_and_integer_ids_and_keeps_unknown_fields() {
 
     let ids: Vec<&str> = servers.iter().map(|s| s.id.as_str()).collect();
     assert_eq!(ids, ["20001", "20002", "20003"]);
+    assert!(servers.is_complete());
     // null and "" both mean no reference; the detail parts are absent in the list.
     assert_eq!(servers[1].reference, None);
     assert_eq!(servers[2].reference, None);
@@ -119,14 +122,16 @@ async fn get_normalises_every_quirk_of_the_detail() {
             "00:1a:2b:3c:4d:5f",
             "00:1a:2b:3c:4d:60"
         ]
+        .map(|mac| MacAddress::new(mac).unwrap())
     );
     assert_eq!(network.excess_ip_price.unwrap().to_string(), "1.5");
     let ipmi = network.ipmi.as_ref().unwrap();
-    assert_eq!(ipmi.kind, Some(IpmiKind::Unknown("iDRAC9".into())));
-    let pack = bm.hosting_pack.as_ref().unwrap();
+    assert_eq!(ipmi.kind, Some(IpmiKind::from_wire("iDRAC9")));
+    assert!(ipmi.kind.as_ref().unwrap().is_unknown());
+    let pack = bm.contract.as_ref().unwrap();
     assert_eq!(pack.monthly_price.unwrap().to_string(), "149.99");
     assert_eq!(pack.end_date, None);
-    assert_eq!(pack.contract_term.as_ref().unwrap().months(), Some(12));
+    assert_eq!(pack.term.as_ref().unwrap().months(), Some(12));
     // Deprecated, meaningless fields are left out; unknown ones kept.
     assert!(!bm.extra.contains_key("extras"));
     assert!(!bm.extra.contains_key("serverSpecifications"));
@@ -167,14 +172,16 @@ async fn get_reads_the_string_id_view_and_the_disk_summary() {
         (Some(false), Some(true))
     );
     // No hardDiskList: the groups come from the hardDisks text.
-    let disks: Vec<(u32, String)> = hardware
+    let disks: Vec<(Option<u32>, String)> = hardware
         .hard_disks
         .iter()
         .map(|d| (d.count, d.kind.clone().unwrap_or_default()))
         .collect();
-    assert_eq!(disks, [(4, "SSD".to_owned()), (1, "SATA".to_owned())]);
-    let pack = bm.hosting_pack.as_ref().unwrap();
-    assert_eq!(pack.bare_metal_id.as_ref().unwrap().as_str(), "20002");
+    assert_eq!(
+        disks,
+        [(Some(4), "SSD".to_owned()), (Some(1), "SATA".to_owned())]
+    );
+    let pack = bm.contract.as_ref().unwrap();
     assert_eq!(pack.start_date.unwrap().to_string(), "2020-01-05");
     assert_eq!((pack.end_date, pack.reference.as_deref()), (None, None));
     let ipmi = bm.network.as_ref().unwrap().ipmi.as_ref().unwrap();
@@ -199,48 +206,108 @@ async fn an_unreadable_disk_summary_stays_text() {
     assert_eq!(hardware.hard_disks_text.as_deref(), Some("two big disks"));
 }
 
+/// The value a case's field reads as, which must be none (or, for the MACs, the one
+/// readable address).
+type Field = fn(&BareMetalServer) -> String;
+
 #[tokio::test]
-async fn unreadable_values_are_decode_errors_at_their_path() {
-    let cases = [
+async fn unreadable_values_read_as_none_and_are_kept_or_strictly_fail_at_their_path() {
+    let cases: [(&str, &str, &str, Field, &str); 6] = [
         (
             r#"{"bareMetal":{"bareMetalId":7,"server":{"kvm":"Maybe"}}}"#,
             "bareMetal.server.kvm",
+            "Maybe",
+            |bm| format!("{:?}", bm.hardware.as_ref().unwrap().kvm),
+            "None",
         ),
         (
             r#"{"bareMetal":{"bareMetalId":7,"network":{"macAddresses":{"mac":["00:1a:2b:3c:4d:5e","00:1a:2b:3c:4d:zz"]}}}}"#,
             "bareMetal.network.macAddresses.mac[1]",
+            "00:1a:2b:3c:4d:zz",
+            |bm| {
+                let macs = &bm.network.as_ref().unwrap().mac_addresses;
+                macs.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            },
+            "00:1a:2b:3c:4d:5e",
         ),
         (
             r#"{"bareMetal":{"bareMetalId":7,"server":{"hardDiskList":[{"amount":2,"size":"big"}]}}}"#,
             "bareMetal.server.hardDiskList[0].size",
+            "big",
+            |bm| {
+                let disk = &bm.hardware.as_ref().unwrap().hard_disks[0];
+                format!("{:?} {:?}", disk.count, disk.size)
+            },
+            "Some(2) None",
         ),
         (
             r#"{"bareMetal":{"bareMetalId":7,"network":{"ipmi":{"ip":"10.0.0.300"}}}}"#,
             "bareMetal.network.ipmi.ip",
+            "10.0.0.300",
+            |bm| {
+                format!(
+                    "{:?}",
+                    bm.network.as_ref().unwrap().ipmi.as_ref().unwrap().ip
+                )
+            },
+            "None",
         ),
         (
             r#"{"bareMetal":{"bareMetalId":7,"serverHostingPack":{"startDate":"someday"}}}"#,
             "bareMetal.serverHostingPack.startDate",
+            "someday",
+            |bm| format!("{:?}", bm.contract.as_ref().map(|c| c.start_date)),
+            "Some(None)",
         ),
         (
             r#"{"bareMetal":{"bareMetalId":7,"server":{"ram":"plenty"}}}"#,
             "bareMetal.server.ram",
-        ),
-        (
-            r#"{"bareMetal":{"bareMetalId":""}}"#,
-            "bareMetal.bareMetalId",
+            "plenty",
+            |bm| format!("{:?}", bm.hardware.as_ref().unwrap().ram),
+            "None",
         ),
     ];
-    for (body, path) in cases {
+    for (body, path, raw, field, expected) in cases {
         let server = MockServer::start_async().await;
         answer(&server, GET, "/v1/bareMetals/7", 200, body).await;
-        let error = client(&server)
+        let bm = client(&server)
+            .bare_metals()
+            .get(&id("7"))
+            .await
+            .unwrap_or_else(|e| panic!("{body}: {e}"));
+        assert_eq!(bm.id.as_str(), "7");
+        assert_eq!(field(&bm), expected, "{body}");
+        let kept = serde_json::to_string(&to_json(&bm)).unwrap();
+        assert!(kept.contains(raw), "{raw} is kept in extra: {kept}");
+        let error = strict_client(&server)
             .bare_metals()
             .get(&id("7"))
             .await
             .unwrap_err();
         assert_decode(&error, "getBareMetal", path);
     }
+}
+
+#[tokio::test]
+async fn a_server_without_a_readable_id_is_a_decode_error_even_leniently() {
+    let server = MockServer::start_async().await;
+    answer(
+        &server,
+        GET,
+        "/v1/bareMetals/7",
+        200,
+        r#"{"bareMetal":{"bareMetalId":"","name":"x"}}"#,
+    )
+    .await;
+    let error = client(&server)
+        .bare_metals()
+        .get(&id("7"))
+        .await
+        .unwrap_err();
+    assert_decode(&error, "getBareMetal", "bareMetal.bareMetalId");
 }
 
 #[tokio::test]
@@ -258,7 +325,7 @@ async fn set_reference_sends_the_form_and_answers_the_server() {
         .await;
     let bm = client(&server)
         .bare_metals()
-        .set_reference(&id("20001"), "web & api")
+        .update(&id("20001"), "web & api")
         .await
         .unwrap();
     mock.assert_async().await;
@@ -277,7 +344,7 @@ async fn bad_input_sends_nothing() {
     let client = client(&server);
     let bare_metals = client.bare_metals();
     let error = bare_metals
-        .set_reference(&id("1"), "line\nbreak")
+        .update(&id("1"), "line\nbreak")
         .await
         .unwrap_err();
     assert_invalid(&error, "reference");
@@ -342,8 +409,9 @@ async fn switch_port_reads_opens_and_closes() {
     let closed = bare_metals.close_switch_port(&id("20001")).await.unwrap();
     assert_eq!(
         closed.status,
-        Some(SwitchPortStatus::Unknown("Err-Disabled".into()))
+        Some(SwitchPortStatus::from_wire("Err-Disabled"))
     );
+    assert!(closed.status.as_ref().unwrap().is_unknown());
     get.assert_async().await;
     open.assert_async().await;
     close.assert_async().await;
@@ -385,8 +453,9 @@ async fn power_status_and_power_cycle() {
     let other = bare_metals.power_status(&id("20002")).await.unwrap();
     assert_eq!(
         other.status,
-        Some(BareMetalPowerState::Unknown("standby".into()))
+        Some(BareMetalPowerState::from_wire("standby"))
     );
+    assert!(other.status.as_ref().unwrap().is_unknown());
     bare_metals.power_cycle(&id("20001")).await.unwrap();
     cycle.assert_async().await;
 }
@@ -403,12 +472,13 @@ async fn power_cycle_is_not_retried_unless_asked() {
     let client = hostapi::Client::builder()
         .base_url(server.base_url())
         .api_key(API_KEY)
-        .retry_policy(hostapi::RetryPolicy {
-            max_attempts: 2,
-            initial_backoff: std::time::Duration::from_millis(1),
-            max_backoff: std::time::Duration::from_millis(1),
-            deadline: std::time::Duration::from_secs(5),
-        })
+        .retry_policy(
+            hostapi::RetryPolicy::default()
+                .max_attempts(2)
+                .initial_backoff(std::time::Duration::from_millis(1))
+                .max_backoff(std::time::Duration::from_millis(1))
+                .deadline(std::time::Duration::from_secs(5)),
+        )
         .build()
         .unwrap();
     let error = client
@@ -472,8 +542,9 @@ async fn installation_status_reads_both_id_shapes_and_both_name_spellings() {
     let installing = bare_metals.installation_status(&id("20001")).await.unwrap();
     assert_eq!(
         installing.description,
-        Some(InstallationState::Unknown("Installing".into()))
+        Some(InstallationState::from_wire("Installing"))
     );
+    assert!(installing.description.as_ref().unwrap().is_unknown());
     assert!(!installing.is_idle() && !installing.is_error());
     insta::assert_json_snapshot!("bare_metal_installation_status", to_json(&installing));
     let normal = bare_metals.installation_status(&id("20002")).await.unwrap();
