@@ -1,0 +1,465 @@
+//! Configuration as code: a desired state for a domain's DNS records and for the CDN's
+//! origins and access control list, compared with what the service holds
+//! ([`plan_dns`], [`plan_cdn`]), and applied with the fewest calls ([`DnsSync::apply`],
+//! [`CdnSync::apply`]).
+//!
+//! ## DNS
+//!
+//! A domain's desired state is a [`DnsZone`]: its TTL and its records. Read it from a
+//! file with [`DnsZone::read_file`] (a BIND zone file, `.zone`, read with the NLnet
+//! Labs `domain` crate; or a YAML/TOML record list in the spirit of octoDNS,
+//! `.yaml`/`.yml`/`.toml`), or export the current one with [`DnsSync::export`] and
+//! [`DnsZone::to_text`].
+//!
+//! - **TTL.** The service keeps one TTL per *domain*, not per record
+//!   (`PUT /v1/domains/{domain}`, form `ttl`). A file's TTLs therefore must all agree:
+//!   that one value is the domain's TTL ([`DnsZone::ttl`]); a file whose records carry
+//!   different TTLs is refused, naming the line. A YAML/TOML file may give it once, at
+//!   the top (`ttl:`), or on records; a zone file gives it with `$TTL` or per record.
+//!   A zone without any TTL leaves the domain's TTL alone.
+//! - **Matching.** Records are grouped into sets by name and type (names compared
+//!   without regard to letter case or a final dot). A set named in the desired state is
+//!   managed whole: values present on both sides are left alone, a changed value is an
+//!   update of the record that held the old one (one call, not a delete and a create),
+//!   and values beyond that are creates or deletes. Sets the desired state does not
+//!   name are kept, unless pruning ([`DnsPlanOptions::prune`]). Values are compared by
+//!   meaning: addresses by value, host names without letter case or final dot, TXT
+//!   and SPF text exactly, other values with runs of white space as one and without
+//!   letter case (hex digits and keywords are written either way).
+//! - **Records the service manages itself.** `SOA` records are the service's (its
+//!   serial, its name servers' timers): they are never exported, planned or written,
+//!   and an `SOA` in a file is skipped. A record the service lists without a type
+//!   cannot be written back as it is, so it is left out too ([`DnsZone::skipped`]).
+//! - **Types.** Every type is kept, known or not ([`DnsRecordType::Unknown`]): a YAML or
+//!   TOML file carries any type as text. A zone file carries every type DNS gives a
+//!   number to and the `domain` crate can read the value of; a record whose type or
+//!   value a zone file cannot express is written as a comment and reported
+//!   ([`ZoneText::not_expressible`]), and so kept on the service unless pruning.
+//!
+//! ## CDN
+//!
+//! The desired state is a [`CdnConfig`]: origins (matched by their label) and, when
+//! given, the whole ACL. Origins are created and updated; the API has no call that
+//! deletes one, so origins only on the service are always kept (and listed as such).
+//! Origin secrets (`basic_auth_password`, `headers_origin`) are never exported; give
+//! them in the file to manage them.
+//!
+//! ## Applying
+//!
+//! [`DnsSync::apply`] and [`CdnSync::apply`] first read the service again and plan
+//! anew: when the result differs from the plan given, the state changed under it and
+//! the apply is refused with [`SyncError::Stale`] (unless
+//! [`ApplyOptions::force`], which applies the fresh plan). Changes then run phase by
+//! phase (deletes, updates, creates, then the TTL), each phase with at most
+//! [`ApplyOptions::concurrency`] calls in flight (the facade's [`bulk`](crate::bulk)).
+//! Each change is reported with the honest outcome of its write ([`Outcome`]): applied,
+//! not applied, or unknown; an unknown outcome is read back with the group's
+//! `confirm_*` call first, and stays unknown only when that read fails too.
+//!
+//! ```no_run
+//! # async fn run(client: hostapi::Client) -> Result<(), hostapi::SyncError> {
+//! use hostapi::{ApplyOptions, DnsPlanOptions, DnsZone};
+//! let domain: hostapi::DomainName = "example.com".parse()?;
+//! let desired = DnsZone::read_file("example.com.zone", &domain, None)?;
+//! let sync = client.dns_sync(&domain);
+//! let plan = sync.plan(&desired, DnsPlanOptions::default()).await?;
+//! println!("{} changes", plan.len());
+//! let report = sync.apply(&plan, &ApplyOptions::default()).await?;
+//! assert!(report.all_applied());
+//! # Ok(())
+//! # }
+//! ```
+
+mod cdn;
+mod dns;
+mod records_file;
+mod zonefile;
+
+use std::fmt;
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+pub use cdn::*;
+pub use dns::*;
+
+use crate::{Confirmation, Error};
+
+/// The format of a configuration file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FileFormat {
+    /// A BIND zone file (RFC 1035 master file), DNS only.
+    Bind,
+    /// YAML.
+    Yaml,
+    /// TOML.
+    Toml,
+}
+
+impl FileFormat {
+    /// The format a file's extension names: `.zone` (BIND), `.yaml`/`.yml`, `.toml`.
+    pub fn from_path(path: impl AsRef<Path>) -> Option<Self> {
+        let extension = path.as_ref().extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "zone" => Some(Self::Bind),
+            "yaml" | "yml" => Some(Self::Yaml),
+            "toml" => Some(Self::Toml),
+            _ => None,
+        }
+    }
+
+    /// Reads a format's name: `bind` (or `zone`), `yaml` (or `yml`), `toml`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "bind" | "zone" => Some(Self::Bind),
+            "yaml" | "yml" => Some(Self::Yaml),
+            "toml" => Some(Self::Toml),
+            _ => None,
+        }
+    }
+
+    /// The format's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bind => "bind",
+            Self::Yaml => "yaml",
+            Self::Toml => "toml",
+        }
+    }
+
+    /// The format of `path`: `format` when given, else its extension's.
+    pub(crate) fn of(path: &Path, format: Option<Self>) -> Result<Self, FileError> {
+        format.or_else(|| Self::from_path(path)).ok_or_else(|| {
+            FileError::new(
+                path,
+                None,
+                None,
+                "cannot tell the format from the file's extension: use .zone, .yaml, .yml \
+                 or .toml, or name the format",
+            )
+        })
+    }
+}
+
+impl fmt::Display for FileFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A configuration file that cannot be read or holds something invalid: which file,
+/// which line (from 1) and which field, when they are known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FileError {
+    /// The file, as it was named.
+    pub file: String,
+    /// The line, from 1.
+    pub line: Option<usize>,
+    /// The field (`records[3].values[0]`, `ttl`, `acl.content.get`, …).
+    pub field: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl FileError {
+    pub(crate) fn new(
+        file: impl AsRef<Path>,
+        line: Option<usize>,
+        field: Option<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            file: file.as_ref().display().to_string(),
+            line,
+            field: field.filter(|f| !f.is_empty() && f != "."),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": {field}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// Why a plan or an apply could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SyncError {
+    /// A configuration file cannot be read or is invalid.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A call to the service failed (reading the current state, or a read-back).
+    #[error(transparent)]
+    Api(#[from] Error),
+    /// The service's state changed after the plan was made: the plan no longer holds,
+    /// and nothing was written. Plan again, or apply with [`ApplyOptions::force`].
+    #[error(
+        "the state changed since the plan was made ({now} change(s) needed now, {planned} planned): nothing was written; plan again"
+    )]
+    Stale {
+        /// The changes the plan holds.
+        planned: usize,
+        /// The changes a plan made now holds.
+        now: usize,
+    },
+}
+
+/// One change of a plan: what is there before, what is wanted after (`None` before a
+/// create, `None` after a delete).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Change<T> {
+    /// The item as the service holds it now; `None` for a create.
+    pub before: Option<T>,
+    /// The item as it is wanted; `None` for a delete.
+    pub after: Option<T>,
+}
+
+/// What became of one write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The change is there (the call succeeded, or a read-back found it after an
+    /// unknown outcome).
+    Applied,
+    /// The change is not there: the call failed without reaching the service, or a
+    /// read-back after an unknown outcome did not find it.
+    NotApplied {
+        /// Why.
+        error: String,
+    },
+    /// The change may or may not have happened: the answer was lost and reading back
+    /// failed too. Check before applying again.
+    Unknown {
+        /// Why.
+        error: String,
+    },
+    /// Not sent: a dry run.
+    Skipped,
+}
+
+impl Outcome {
+    /// Whether the change is there.
+    pub fn is_applied(&self) -> bool {
+        matches!(self, Self::Applied)
+    }
+
+    /// The outcome of a write and, after an unknown outcome, of its read-back.
+    pub(crate) async fn settle<T, R, Fut>(written: Result<T, Error>, read_back: R) -> Self
+    where
+        R: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Confirmation<T>, Error>>,
+    {
+        match written {
+            Ok(_) => Self::Applied,
+            Err(error) if error.is_outcome_unknown() => match read_back().await {
+                Ok(Confirmation::Applied(_)) => Self::Applied,
+                Ok(Confirmation::NotApplied) => Self::NotApplied {
+                    error: format!("{error}; read back: not applied"),
+                },
+                Err(read) => Self::Unknown {
+                    error: format!("{error}; reading back failed too: {read}"),
+                },
+            },
+            Err(error) => Self::NotApplied {
+                error: error.to_string(),
+            },
+        }
+    }
+}
+
+/// What [`ApplyOptions::on_progress`] calls.
+type ProgressCallback = std::sync::Arc<dyn Fn(&ApplyProgress) + Send + Sync>;
+
+/// How an apply runs.
+#[derive(Clone)]
+pub struct ApplyOptions {
+    /// At most this many writes in flight (1 to
+    /// [`BulkOptions::MAX_CONCURRENCY`](crate::BulkOptions::MAX_CONCURRENCY); default
+    /// 8).
+    pub concurrency: usize,
+    /// Apply a fresh plan even when the state changed since the plan was made.
+    pub force: bool,
+    /// Send no write: check that the plan still holds and report every change as
+    /// [`Outcome::Skipped`].
+    pub dry_run: bool,
+    progress: Option<ProgressCallback>,
+}
+
+impl fmt::Debug for ApplyOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApplyOptions")
+            .field("concurrency", &self.concurrency)
+            .field("force", &self.force)
+            .field("dry_run", &self.dry_run)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl Default for ApplyOptions {
+    fn default() -> Self {
+        Self {
+            concurrency: crate::BulkOptions::DEFAULT_CONCURRENCY,
+            force: false,
+            dry_run: false,
+            progress: None,
+        }
+    }
+}
+
+impl ApplyOptions {
+    /// The defaults: 8 writes at once, not forced, not a dry run.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// At most `concurrency` writes in flight.
+    pub fn concurrency(mut self, concurrency: usize) -> Self {
+        self.concurrency = concurrency;
+        self
+    }
+
+    /// Applies a fresh plan even when the state changed since the plan was made.
+    pub fn force(mut self, force: bool) -> Self {
+        self.force = force;
+        self
+    }
+
+    /// Sends no write.
+    pub fn dry_run(mut self, dry_run: bool) -> Self {
+        self.dry_run = dry_run;
+        self
+    }
+
+    /// Calls `progress` after each write ends.
+    pub fn on_progress(
+        mut self,
+        progress: impl Fn(&ApplyProgress) + Send + Sync + 'static,
+    ) -> Self {
+        self.progress = Some(std::sync::Arc::new(progress));
+        self
+    }
+
+    pub(crate) fn report(&self, progress: &ApplyProgress) {
+        if let Some(callback) = &self.progress {
+            callback(progress);
+        }
+    }
+
+    pub(crate) fn bulk(&self) -> crate::BulkOptions {
+        crate::BulkOptions::new(self.concurrency).as_completed()
+    }
+}
+
+/// How far an apply is: reported after each write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ApplyProgress {
+    /// Writes ended so far.
+    pub done: usize,
+    /// Writes in all.
+    pub total: usize,
+    /// The change that just ended, in words (`+ www A 192.0.2.1`).
+    pub change: String,
+    /// Its outcome.
+    pub outcome: Outcome,
+}
+
+/// What an apply did, change by change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ApplyReport<T> {
+    /// Each change of the plan applied, with its outcome, in the order they ended.
+    pub changes: Vec<ChangeReport<T>>,
+    /// The domain's TTL, when it changed (DNS only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<ChangeReport<u32>>,
+}
+
+/// One change and its outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ChangeReport<T> {
+    /// `create`, `update` or `delete`.
+    pub action: Action,
+    /// The change.
+    pub change: Change<T>,
+    /// What became of it.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+/// The kind of a change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Something new.
+    Create,
+    /// Something changed.
+    Update,
+    /// Something removed.
+    Delete,
+}
+
+impl Action {
+    /// The diff sign: `+`, `~` or `-`.
+    pub fn sign(self) -> char {
+        match self {
+            Self::Create => '+',
+            Self::Update => '~',
+            Self::Delete => '-',
+        }
+    }
+}
+
+impl<T> ApplyReport<T> {
+    /// Whether every change was applied (true for an empty plan; false for a dry run
+    /// that had changes).
+    pub fn all_applied(&self) -> bool {
+        self.outcomes().all(Outcome::is_applied)
+    }
+
+    fn outcomes(&self) -> impl Iterator<Item = &Outcome> {
+        self.changes
+            .iter()
+            .map(|c| &c.outcome)
+            .chain(self.ttl.as_ref().map(|t| &t.outcome))
+    }
+
+    /// The number of changes with each outcome: (applied, not applied, unknown,
+    /// skipped).
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        let mut counts = (0, 0, 0, 0);
+        for outcome in self.outcomes() {
+            match outcome {
+                Outcome::Applied => counts.0 += 1,
+                Outcome::NotApplied { .. } => counts.1 += 1,
+                Outcome::Unknown { .. } => counts.2 += 1,
+                Outcome::Skipped => counts.3 += 1,
+            }
+        }
+        counts
+    }
+}
+
+/// The line (from 1) of a byte offset in `text`.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
