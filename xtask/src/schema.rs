@@ -52,7 +52,11 @@ pub(crate) fn generate() -> String {
         hostapi::PurgeJob,
         hostapi::PurgeJobId,
     );
-    let definitions = generator.take_definitions(true);
+    let mut definitions = generator.take_definitions(true);
+    // What the command line prints beyond the SDK's types.
+    if let serde_json::Value::Object(cli) = cli_definitions() {
+        definitions.extend(cli);
+    }
     let schema = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://hostapi.invalid/schema/hostapi.schema.json",
@@ -63,4 +67,88 @@ pub(crate) fn generate() -> String {
     let mut text = serde_json::to_string_pretty(&schema).expect("a JSON value serialises");
     text.push('\n');
     text
+}
+
+/// The JSON the `hostapi` command line puts together itself (its `--output json` beyond
+/// the SDK's types): what a write that answers no resource did, records the SDK keeps
+/// as sent (printed with snake-case keys), settings, profiles, checks and search hits.
+fn cli_definitions() -> serde_json::Value {
+    let snake_case_keys = serde_json::json!({"pattern": "^[a-z0-9_]+$"});
+    serde_json::json!({
+        "WriteOutcome": {
+            "description": "What a write that answers no resource did (the CLI's JSON for a power cycle, a lease deleted, an installation started…).",
+            "type": "object",
+            "properties": {
+                "action": {"type": "string", "pattern": "^[a-z_]+$", "description": "What was done, in snake case (`power_cycle`)."},
+                "id": {"type": "string", "description": "The resource's id."},
+                "status": {"enum": ["requested", "done"], "description": "`requested`: accepted, it goes on in the background; `done`: finished."},
+                "message": {"type": "string", "description": "The same in words."}
+            },
+            "required": ["status", "message"]
+        },
+        "OpaqueRecord": {
+            "description": "A record the SDK keeps as the service sent it (a service, a rack's network usage), printed by the CLI with snake-case keys.",
+            "type": "object",
+            "propertyNames": snake_case_keys
+        },
+        "CliSettings": {
+            "description": "`hostapi config show`: the settings in effect and where each comes from.",
+            "type": "object",
+            "properties": {
+                "config_file": {"type": ["string", "null"]},
+                "config_file_exists": {"type": "boolean"},
+                "config_file_readable_by_others": {"type": "boolean"},
+                "profile": {"type": ["string", "null"]},
+                "settings": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "properties": {
+                            "source": {"type": "string"},
+                            "value": {"type": ["string", "null"]}
+                        },
+                        "required": ["source", "value"]
+                    }
+                }
+            },
+            "required": ["config_file", "settings"]
+        },
+        "CliProfile": {
+            "description": "`hostapi config profiles`: one profile of the config file (secrets are never listed, only whether they are set).",
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "default": {"type": "boolean"},
+                "base_url": {"type": ["string", "null"]},
+                "cdn_base_url": {"type": ["string", "null"]},
+                "cdn_customer": {"type": ["string", "null"]},
+                "api_key_set": {"type": "boolean"},
+                "cdn_secret_set": {"type": "boolean"}
+            },
+            "required": ["name", "default", "api_key_set", "cdn_secret_set"]
+        },
+        "CliCheck": {
+            "description": "`hostapi whoami` / `hostapi config check`: one cheap authenticated call per interface, and what it says.",
+            "type": "object",
+            "properties": {
+                "interface": {"enum": ["v1", "cloud", "cdn"]},
+                "ok": {"type": "boolean"},
+                "call": {"type": "string"},
+                "detail": {"type": "string"}
+            },
+            "required": ["interface", "ok", "detail"]
+        },
+        "CliFound": {
+            "description": "`hostapi find TEXT`: a resource whose id, name, reference, IP or MAC address matches, and where it was found.",
+            "type": "object",
+            "properties": {
+                "kind": {"enum": ["bare_metal", "vps", "cloud", "domain"]},
+                "id": {"type": "string"},
+                "name": {"type": ["string", "null"]},
+                "field": {"type": "string", "description": "The field that matched, as named in the JSON (`ips`, `reference`)."},
+                "value": {"type": "string", "description": "The matching value."}
+            },
+            "required": ["kind", "id", "field", "value"]
+        }
+    })
 }

@@ -181,13 +181,20 @@ impl Printer {
         emit(&table.to_string())
     }
 
-    /// Prints the outcome of a call that answers nothing (`null` in JSON), with a note
-    /// for people on stderr.
+    /// Prints the outcome of a call that answers nothing: for scripts an object saying
+    /// what happened (`{"status": "done", "message": …}`, never `null`), for people the
+    /// note on stderr.
     pub(crate) fn done(&self, note: &str) -> Result<(), Failure> {
+        self.outcome(&Outcome::new("done", note))
+    }
+
+    /// Prints what a write did: a [`Outcome`] object in JSON, its message on stderr
+    /// for people.
+    pub(crate) fn outcome(&self, outcome: &Outcome) -> Result<(), Failure> {
         if self.is_json() {
-            return emit_json(&Value::Null);
+            return emit_json(&self.to_json(outcome)?);
         }
-        eprintln!("{note}");
+        eprintln!("{}", outcome.message);
         Ok(())
     }
 
@@ -216,6 +223,86 @@ impl Printer {
         }
         table
     }
+}
+
+/// What a write that answers no resource did (`WriteOutcome` in the JSON Schema):
+/// `{"action": "power_cycle", "id": "20001", "status": "requested", "message": …}`.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Outcome {
+    /// What was done, in snake case (`power_cycle`, `delete_lease`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) action: Option<&'static str>,
+    /// The resource's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) id: Option<String>,
+    /// `requested` (accepted; it goes on in the background) or `done`.
+    pub(crate) status: &'static str,
+    /// The same in words.
+    pub(crate) message: String,
+}
+
+impl Outcome {
+    pub(crate) fn new(status: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            action: None,
+            id: None,
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// A write `action` on the resource `id`, with its status and message.
+    pub(crate) fn of(
+        action: &'static str,
+        id: impl std::fmt::Display,
+        status: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            action: Some(action),
+            id: Some(id.to_string()),
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+/// A record the SDK keeps as the service sent it (services, rack usage), with its
+/// keys in snake case like every other record: `totalCount` → `total_count`.
+pub(crate) fn snake_keys(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, value)| (snake_case(&key), snake_keys(value)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(snake_keys).collect()),
+        other => other,
+    }
+}
+
+/// `monthlyPrice` → `monthly_price`, `SLA` → `sla`, `ipAddresses` → `ip_addresses`.
+fn snake_case(key: &str) -> String {
+    let chars: Vec<char> = key.chars().collect();
+    let mut out = String::with_capacity(key.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            let after_lower =
+                i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+            let ends_acronym = i > 0
+                && chars[i - 1].is_ascii_uppercase()
+                && chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+            if (after_lower || ends_acronym) && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c == '-' || c == ' ' {
+            out.push('_');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Warns on stderr of each record of a list answer that could not be read (and so is
@@ -384,6 +471,21 @@ mod tests {
         assert_eq!(lookup(&value, "state"), "");
         assert_eq!(lookup(&value, "ok"), "yes");
         assert_eq!(lookup(&value, "missing.deep"), "");
+    }
+
+    #[test]
+    fn opaque_keys_become_snake_case() {
+        assert_eq!(snake_case("monthlyPrice"), "monthly_price");
+        assert_eq!(snake_case("SLA"), "sla");
+        assert_eq!(snake_case("totalCount"), "total_count");
+        assert_eq!(snake_case("bareMetalID"), "bare_metal_id");
+        assert_eq!(snake_case("IPAddresses"), "ip_addresses");
+        assert_eq!(snake_case("already_snake"), "already_snake");
+        let value = serde_json::json!({"services": [{"startDate": "x"}]});
+        assert_eq!(
+            snake_keys(value),
+            serde_json::json!({"services": [{"start_date": "x"}]})
+        );
     }
 
     #[test]

@@ -161,7 +161,10 @@ fn waits_end_in_the_state_awaited_with_progress_on_stderr() {
     let purged = sandbox_line("cdn purge 1001 /a.css /b.js --wait")
         .ok()
         .json();
-    let entries = purged.as_array().expect("a list");
+    // The purge job, kept with --wait: its id, zone, files and each file's status.
+    assert_eq!(purged["zone"], "1001", "{purged}");
+    assert!(purged["job_id"].is_string(), "{purged}");
+    let entries = purged["entries"].as_array().expect("a list");
     assert_eq!(entries.len(), 2, "{purged}");
     assert!(entries.iter().all(|e| e["status"] == "done"), "{purged}");
 

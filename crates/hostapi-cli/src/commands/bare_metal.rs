@@ -15,7 +15,7 @@ use super::{Context, WaitArgs, WaitTuning, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::outcome::settle;
-use crate::output::col;
+use crate::output::{Outcome, col};
 use crate::progress::wait_with_progress;
 
 #[derive(Debug, Subcommand)]
@@ -342,7 +342,12 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
             PowerCommand::Get { id } => out.one(&servers.power_status(&id).await?),
             PowerCommand::Cycle { id } => {
                 servers.power_cycle(&id).await?;
-                out.done(&format!("power cycle of bare metal server {id} requested"))
+                out.outcome(&Outcome::of(
+                    "power_cycle",
+                    &id,
+                    "requested",
+                    format!("power cycle of bare metal server {id} requested"),
+                ))
             }
         },
         BareMetalCommand::Install {
@@ -376,8 +381,13 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
             };
             servers.rescue(&id, &image).await?;
             let Some(before) = before else {
-                return out.done(&format!(
-                    "rescue mode of bare metal server {id} launched; `hostapi bare-metal installation wait {id}` follows it"
+                return out.outcome(&Outcome::of(
+                    "rescue",
+                    &id,
+                    "requested",
+                    format!(
+                        "rescue mode of bare metal server {id} launched; `hostapi bare-metal installation wait {id}` follows it"
+                    ),
                 ));
             };
             let settings = context.wait_settings(&wait);
@@ -440,8 +450,13 @@ pub(crate) async fn install(
     };
     servers.install(id, request).await?;
     let Some(before) = before else {
-        return context.printer.done(&format!(
-            "installation on bare metal server {id} started; `hostapi bare-metal installation wait {id}` follows it"
+        return context.printer.outcome(&Outcome::of(
+            "install",
+            id,
+            "requested",
+            format!(
+                "installation on bare metal server {id} started; `hostapi bare-metal installation wait {id}` follows it"
+            ),
         ));
     };
     let settings = context.wait_settings(wait);
@@ -477,12 +492,20 @@ async fn leases(context: &Context, command: LeasesCommand) -> Result<(), Failure
         } => {
             let lease = NewDhcpLease::new(boot_file, boot_server, dns_server);
             servers.leases(&id).create(&lease).await?;
-            out.done(&format!("lease created for bare metal server {id}"))
+            out.outcome(&Outcome::of(
+                "create_lease",
+                &id,
+                "done",
+                format!("lease created for bare metal server {id}"),
+            ))
         }
         LeasesCommand::Delete { id, mac } => {
             servers.leases(&id).delete(&mac).await?;
-            out.done(&format!(
-                "lease of {mac} deleted from bare metal server {id}"
+            out.outcome(&Outcome::of(
+                "delete_lease",
+                &id,
+                "done",
+                format!("lease of {mac} deleted from bare metal server {id}"),
             ))
         }
         LeasesCommand::DeleteAll { id } => {
@@ -491,7 +514,12 @@ async fn leases(context: &Context, command: LeasesCommand) -> Result<(), Failure
                 context.yes,
             )?;
             servers.leases(&id).delete_all().await?;
-            out.done(&format!("every lease of bare metal server {id} deleted"))
+            out.outcome(&Outcome::of(
+                "delete_all_leases",
+                &id,
+                "done",
+                format!("every lease of bare metal server {id} deleted"),
+            ))
         }
     }
 }

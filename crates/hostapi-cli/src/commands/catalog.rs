@@ -6,7 +6,9 @@ use hostapi::{BareMetalId, ControlPanelId, OperatingSystemId};
 
 use super::{Context, parse_id};
 use crate::failure::Failure;
-use crate::output::{Column, col};
+use serde_json::Value;
+
+use crate::output::{Column, col, snake_keys};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum CatalogCommand {
@@ -139,7 +141,28 @@ pub(crate) async fn run(context: &Context, command: CatalogCommand) -> Result<()
                 .await?,
         ),
         CatalogCommand::Services(ServicesCommand::List) => {
-            out.one(&catalog.services().get().await?)
+            // The record is kept as sent; the CLI lists its services, in snake case
+            // like every other list.
+            let json = snake_keys(out.to_json(&catalog.services().get().await?)?);
+            let services = match json {
+                Value::Object(mut map) => map.remove("services").unwrap_or(Value::Array(vec![])),
+                other => other,
+            };
+            let services: Vec<Value> = match services {
+                Value::Array(items) => items,
+                Value::Null => Vec::new(),
+                other => vec![other],
+            };
+            out.items(
+                &services,
+                &[
+                    col("ID", "id"),
+                    col("NAME", "name"),
+                    col("STATUS", "status"),
+                    col("START", "start_date"),
+                    col("MONTHLY PRICE", "monthly_price"),
+                ],
+            )
         }
     }
 }

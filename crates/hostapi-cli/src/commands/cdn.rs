@@ -265,6 +265,9 @@ pub(crate) async fn run(context: &Context, command: CdnCommand) -> Result<(), Fa
             };
             if wait.wait {
                 let done = wait_purged(context, &zone, &job.id, &wait).await?;
+                if out.is_json() {
+                    return out.one(&done);
+                }
                 return out.items(&done.entries, PURGE_COLUMNS);
             }
             if out.is_json() {
@@ -281,6 +284,9 @@ pub(crate) async fn run(context: &Context, command: CdnCommand) -> Result<(), Fa
             } else {
                 cdn.purge_status(&zone, &job).await?
             };
+            if out.is_json() {
+                return out.one(&status);
+            }
             out.items(&status.entries, PURGE_COLUMNS)
         }
         CdnCommand::Customers(CustomersCommand::Get) => out.one(&cdn.customers().get().await?),

@@ -165,7 +165,12 @@ pub(crate) async fn run(context: &Context, command: DnsCommand) -> Result<(), Fa
             confirm(&format!("delete DNS record {id} of {domain}"), context.yes)?;
             let records = domains.records(&domain);
             settle(records.delete(&id).await, || records.confirm_delete(&id)).await?;
-            out.done(&format!("deleted DNS record {id} of {domain}"))
+            out.outcome(&crate::output::Outcome::of(
+                "delete_record",
+                &id,
+                "done",
+                format!("deleted DNS record {id} of {domain}"),
+            ))
         }
     }
 }

@@ -6,7 +6,7 @@ use hostapi::{BareMetalId, PrivateNetworkId};
 use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
-use crate::output::col;
+use crate::output::{Outcome, col};
 use crate::progress::wait_with_progress;
 
 #[derive(Debug, Subcommand)]
@@ -120,8 +120,13 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
         NetworksCommand::Members(MembersCommand::Add { id, server, wait }) => {
             networks.add_member(&id, &server).await?;
             if !wait.wait {
-                return out.done(&format!(
-                    "adding bare metal server {server} to private network {id}; --wait follows it"
+                return out.outcome(&Outcome::of(
+                    "add_member",
+                    &id,
+                    "requested",
+                    format!(
+                        "adding bare metal server {server} to private network {id}; --wait follows it"
+                    ),
                 ));
             }
             let settings = context.wait_settings(&wait);
@@ -141,8 +146,13 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
         NetworksCommand::Members(MembersCommand::Remove { id, server, wait }) => {
             networks.remove_member(&id, &server).await?;
             if !wait.wait {
-                return out.done(&format!(
-                    "removing bare metal server {server} from private network {id}; --wait follows it"
+                return out.outcome(&Outcome::of(
+                    "remove_member",
+                    &id,
+                    "requested",
+                    format!(
+                        "removing bare metal server {server} from private network {id}; --wait follows it"
+                    ),
                 ));
             }
             let settings = context.wait_settings(&wait);
@@ -153,8 +163,11 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
                 async |options| networks.wait_member_removed(&id, &server, &options).await,
             )
             .await?;
-            out.done(&format!(
-                "removed bare metal server {server} from private network {id}"
+            out.outcome(&Outcome::of(
+                "remove_member",
+                &id,
+                "done",
+                format!("removed bare metal server {server} from private network {id}"),
             ))
         }
     }

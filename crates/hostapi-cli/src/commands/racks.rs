@@ -109,7 +109,10 @@ pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), 
         }
         RacksCommand::Usage(RackUsageCommand::Get { id, range }) => {
             let (from, to) = range.resolve()?;
-            out.one(&racks.network_usage(&id, from, to).await?)
+            // Kept as sent by the SDK: printed in snake case like every other record.
+            out.value(&crate::output::snake_keys(
+                out.to_json(&racks.network_usage(&id, from, to).await?)?,
+            ))
         }
     }
 }
