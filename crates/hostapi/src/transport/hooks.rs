@@ -39,6 +39,16 @@ pub(crate) const PREPARE_ERROR_SEPARATOR: &str = ": ";
 
 impl CallHooks for FacadeHooks {
     fn prepare(&self, request: &mut reqwest::Request) -> Result<(), String> {
+        // Every answer the facade reads is JSON but the graphs, which ask for PNG
+        // themselves; the usage views answer JSON or PNG by `Accept` (quirk 9), so a
+        // request that accepts anything asks for JSON.
+        let accept = request.headers().get(reqwest::header::ACCEPT);
+        if accept.is_none_or(|value| value == "*/*") {
+            request.headers_mut().insert(
+                reqwest::header::ACCEPT,
+                HeaderValue::from_static("application/json"),
+            );
+        }
         let mut path = request.url().path().to_owned();
         match &self.auth {
             Auth::ApiKey(value) => {
