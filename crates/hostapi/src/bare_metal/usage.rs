@@ -242,7 +242,7 @@ impl BareMetals {
             format!(
                 "expected a PNG image, found {found}{empty} that does not start with the PNG signature"
             ),
-            String::new(),
+            answer.excerpt(),
             None,
         ))
     }
@@ -353,6 +353,8 @@ fn ports<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> Vec<PortUsa
                 })
                 .collect(),
         ),
+        // One port's figures: a list of one.
+        single_node @ Json::Object(_) => Json::Array(vec![single_node]),
         other => other,
     };
     f.put("node", node);

@@ -439,6 +439,11 @@ impl Answer {
         }
     }
 
+    /// The beginning of the body, scrubbed, for an error about it.
+    pub(crate) fn excerpt(&self) -> String {
+        crate::read::body_excerpt(&self.body, &self.scrub)
+    }
+
     /// Whether the answer has no body (or only white space).
     pub(crate) fn is_empty(&self) -> bool {
         self.body.iter().all(u8::is_ascii_whitespace)
