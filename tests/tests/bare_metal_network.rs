@@ -1,13 +1,25 @@
 //! Bare metal network: usage (combined, bandwidth, data traffic, PNG graphs), IPs and
 //! DHCP leases — normalised output, wire form, and checks that send nothing.
 
-use hostapi::{BareMetalId, DataUnit, Error, IpUpdate, NewDhcpLease, RateUnit, ServerKind};
-use hostapi_tests::{API_KEY, client, fixture, to_json};
+use std::net::IpAddr;
+
+use hostapi::{
+    BareMetalId, DataUnit, Error, IpUpdate, MacAddress, NewDhcpLease, RateUnit, ServerKind,
+};
+use hostapi_tests::{API_KEY, client, fixture, strict_client, to_json};
 use httpmock::Method::{DELETE, GET, POST, PUT};
 use httpmock::MockServer;
 
 fn id(value: &str) -> BareMetalId {
     BareMetalId::new(value).expect("a valid id")
+}
+
+fn ip(value: &str) -> IpAddr {
+    value.parse().expect("a valid IP address")
+}
+
+fn mac(value: &str) -> MacAddress {
+    MacAddress::new(value).expect("a valid MAC address")
 }
 
 /// A calendar date (`chrono::NaiveDate`, which the facade takes), read from its ISO
@@ -28,11 +40,13 @@ fn assert_invalid(error: &Error, expected: &str) {
 
 fn assert_decode(error: &Error, expected_operation: &str, expected_path: &str) {
     match error {
-        Error::Decode {
-            operation, path, ..
-        } => {
-            assert_eq!(*operation, expected_operation, "{error}");
-            assert_eq!(path, expected_path, "{error}");
+        Error::Decode(e) => {
+            assert_eq!(
+                e.call.as_ref().map(|c| c.operation),
+                Some(expected_operation),
+                "{error}"
+            );
+            assert_eq!(e.path, expected_path, "{error}");
         }
         other => panic!("expected a decode error, got {other}"),
     }
@@ -82,7 +96,7 @@ async fn the_combined_usage_reads_per_port_maps_and_units() {
     let eth0 = traffic.ports[0].total.as_ref().unwrap();
     assert_eq!(
         (eth0.amount.to_string(), &eth0.unit),
-        ("1100.50".to_owned(), &DataUnit::Gigabytes)
+        ("1100.5".to_owned(), &DataUnit::Gigabytes)
     );
     let interval = traffic.interval.unwrap();
     assert_eq!(
@@ -151,10 +165,11 @@ async fn bandwidth_reads_a_per_port_array() {
         RateUnit::GigabitsPerSecond
     );
     assert_eq!(bandwidth.ports[1].extra["errors"], 0);
-    // A unit the model does not know is kept.
+    // Terabits per second are a unit the model knows now (an unknown one is kept: see
+    // the data traffic's PiB).
     assert_eq!(
         bandwidth.overusage.as_ref().unwrap().unit,
-        RateUnit::Unknown("Tbps".into())
+        RateUnit::TerabitsPerSecond
     );
     assert_eq!(bandwidth.extra["graphUrl"], serde_json::Value::Null);
     insta::assert_json_snapshot!("bare_metal_bandwidth", to_json(&bandwidth));
@@ -185,7 +200,15 @@ async fn data_traffic_reads_a_single_node_under_either_key() {
     assert_eq!(traffic.ports[0].port, None);
     assert_eq!(
         traffic.monthly_threshold.as_ref().unwrap().unit,
-        DataUnit::Unknown("PiB".into())
+        DataUnit::from_wire("PiB")
+    );
+    assert!(
+        traffic
+            .monthly_threshold
+            .as_ref()
+            .unwrap()
+            .unit
+            .is_unknown()
     );
     insta::assert_json_snapshot!("bare_metal_data_traffic", to_json(&traffic));
     let other = bare_metals
@@ -197,18 +220,20 @@ async fn data_traffic_reads_a_single_node_under_either_key() {
 }
 
 #[tokio::test]
-async fn unreadable_usage_figures_are_decode_errors_at_their_path() {
+async fn unreadable_usage_figures_are_none_and_kept_or_strictly_errors_at_their_path() {
     let server = MockServer::start_async().await;
     usage_mock(
         &server,
         "/v1/bareMetals/1/networkUsage",
-        r#"{"bandwidth":{"measurement":{"node":{"eth0":{"in":"fast"}}}}}"#.to_owned(),
+        r#"{"bandwidth":{"measurement":{"node":{"eth0":{"in":"fast","out":"1 Mbps"}}}}}"#
+            .to_owned(),
     )
     .await;
     usage_mock(
         &server,
         "/v1/bareMetals/1/networkUsage/datatraffic",
-        r#"{"datatraffic":{"interval":{"from":"2024/01/01"}}}"#.to_owned(),
+        r#"{"datatraffic":{"interval":{"from":"2024/01/01"},"measurement":{"total":"5 TB"}}}"#
+            .to_owned(),
     )
     .await;
     usage_mock(
@@ -217,19 +242,43 @@ async fn unreadable_usage_figures_are_decode_errors_at_their_path() {
         r#"{"unexpected":{}}"#.to_owned(),
     )
     .await;
-    let client = client(&server);
-    let bare_metals = client.bare_metals();
     let (from, to) = (day!(2024, 1, 1), day!(2024, 1, 31));
-    let error = bare_metals
+
+    let lenient = client(&server);
+    let usage = lenient
+        .bare_metals()
+        .network_usage(&id("1"), from, to)
+        .await
+        .unwrap();
+    let kept = serde_json::to_string(&to_json(&usage)).unwrap();
+    assert!(kept.contains("\"fast\""), "the figure is kept: {kept}");
+    assert!(
+        kept.contains("\"1 Mbps\"") || kept.contains("megabits"),
+        "{kept}"
+    );
+    let traffic = lenient
+        .bare_metals()
+        .data_traffic(&id("1"), from, to)
+        .await
+        .unwrap();
+    assert_eq!(traffic.total.as_ref().unwrap().unit, DataUnit::Terabytes);
+    let kept = serde_json::to_string(&to_json(&traffic)).unwrap();
+    assert!(kept.contains("2024/01/01"), "the date is kept: {kept}");
+
+    let strict = strict_client(&server);
+    let error = strict
+        .bare_metals()
         .network_usage(&id("1"), from, to)
         .await
         .unwrap_err();
     assert_decode(
         &error,
         "getBareMetalNetworkUsage",
-        "bandwidth.measurement.node.eth0.in",
+        // The ports keyed by name are read as a list: the path names eth0 by its place.
+        "bandwidth.measurement.node[0].in",
     );
-    let error = bare_metals
+    let error = strict
+        .bare_metals()
         .data_traffic(&id("1"), from, to)
         .await
         .unwrap_err();
@@ -238,7 +287,9 @@ async fn unreadable_usage_figures_are_decode_errors_at_their_path() {
         "getBareMetalDataTrafficUsage",
         "datatraffic.interval.from",
     );
-    let error = bare_metals
+    // No usage at all where it is expected.
+    let error = lenient
+        .bare_metals()
         .data_traffic(&id("2"), from, to)
         .await
         .unwrap_err();
@@ -289,17 +340,15 @@ async fn graphs_ask_for_png_and_check_the_signature() {
         .await
         .unwrap_err();
     match &error {
-        Error::Decode {
-            operation,
-            path,
-            message,
-            body,
-        } => {
-            assert_eq!(*operation, "getBareMetalDataTrafficUsage");
-            assert_eq!(path, "");
-            assert!(message.contains("expected a PNG image"), "{message}");
-            assert!(message.contains("application/json"), "{message}");
-            assert_eq!(body, r#"{"datatraffic":{}}"#);
+        Error::Decode(e) => {
+            assert_eq!(
+                e.call.as_ref().map(|c| c.operation),
+                Some("getBareMetalDataTrafficUsage")
+            );
+            assert_eq!(e.path, "");
+            assert!(e.message.contains("expected a PNG image"), "{}", e.message);
+            assert!(e.message.contains("application/json"), "{}", e.message);
+            assert_eq!(e.body_excerpt, r#"{"datatraffic":{}}"#);
         }
         other => panic!("{other}"),
     }
@@ -421,25 +470,36 @@ async fn ips_list_get_and_update() {
     assert_eq!(all[1].netmask.as_deref(), Some("ffff:ffff:ffff:ffff::"));
     assert_eq!(
         all[1].server.as_ref().unwrap().kind,
-        Some(ServerKind::Unknown("Dedicated".into()))
+        Some(ServerKind::from_wire("Dedicated"))
     );
+    assert!(
+        all[1]
+            .server
+            .as_ref()
+            .unwrap()
+            .kind
+            .as_ref()
+            .unwrap()
+            .is_unknown()
+    );
+    assert!(all.is_complete());
     assert_eq!(all[1].extra["assignedBy"], "portal");
     insta::assert_json_snapshot!("bare_metal_ips", to_json(&all));
 
-    let one = ips.get("192.0.2.10").await.unwrap();
+    let one = ips.get(ip("192.0.2.10")).await.unwrap();
     get.assert_async().await;
-    assert_eq!(one.reverse_lookup.as_deref(), Some("mail.example.com"));
+    assert_eq!(one.reverse_dns.as_deref(), Some("mail.example.com"));
     insta::assert_json_snapshot!("bare_metal_ip", to_json(&one));
 
     ips.update(
-        "192.0.2.10",
-        &IpUpdate::ReverseLookup("mail.example.com".into()),
+        ip("192.0.2.10"),
+        &IpUpdate::ReverseDns("mail.example.com".into()),
     )
     .await
     .unwrap();
     reverse.assert_async().await;
     let routed = ips
-        .update("2001:DB8:0::10", &IpUpdate::NullRouted(true))
+        .update(ip("2001:DB8:0::10"), &IpUpdate::NullRouted(true))
         .await
         .unwrap();
     null_route.assert_async().await;
@@ -457,19 +517,16 @@ async fn bad_ip_input_sends_nothing() {
         .await;
     let client = client(&server);
     let ips = client.bare_metals().ips(&id("20001"));
-    assert_invalid(&ips.get("192.0.2").await.unwrap_err(), "ip");
-    assert_invalid(&ips.get("../../leases").await.unwrap_err(), "ip");
+    // An IP is an `IpAddr` now: what is not one ("192.0.2", "../../leases",
+    // "192.0.2.300") cannot reach a call at all.
+    for text in ["192.0.2", "../../leases", "192.0.2.300"] {
+        assert!(text.parse::<IpAddr>().is_err(), "{text}");
+    }
     assert_invalid(
-        &ips.update("192.0.2.300", &IpUpdate::NullRouted(false))
+        &ips.update(ip("192.0.2.10"), &IpUpdate::ReverseDns("not a host".into()))
             .await
             .unwrap_err(),
-        "ip",
-    );
-    assert_invalid(
-        &ips.update("192.0.2.10", &IpUpdate::ReverseLookup("not a host".into()))
-            .await
-            .unwrap_err(),
-        "reverse_lookup",
+        "reverse_dns",
     );
     assert_eq!(any.calls_async().await, 0);
 }
@@ -493,48 +550,107 @@ async fn leases_list_in_both_shapes() {
             .await
             .unwrap_or_else(|e| panic!("{fixture_name}: {e}"));
         mock.assert_async().await;
-        assert_eq!(leases.total_count, Some(2), "{fixture_name}");
-        assert_eq!(leases.leases.len(), 2);
+        assert_eq!(leases.len(), 2, "{fixture_name}");
+        assert!(leases.is_complete());
         // MACs in any spelling come out lower-case and colon-separated.
-        assert_eq!(leases.leases[1].mac.as_deref(), Some("00:1a:2b:3c:4d:5f"));
-        let options = &leases.leases[0].options;
+        assert_eq!(leases[1].mac.as_str(), "00:1a:2b:3c:4d:5f");
+        let options = &leases[0].options;
         assert_eq!(
             (options[0].id, options[0].policy_name.as_deref()),
             (Some(67), None)
         );
         assert_eq!(options[1].extra["scopeId"], "7");
-        assert_eq!(leases.extra["_metadata.page"], 1);
+        assert_eq!(leases.extra()["_metadata.page"], 1);
         // Both shapes normalise to the same value.
         insta::assert_json_snapshot!("bare_metal_leases", to_json(&leases));
     }
 }
 
+/// Reads the lease list `body` with a lenient and a strict client.
+async fn read_leases(
+    body: &str,
+) -> (
+    Result<hostapi::Listing<hostapi::DhcpLease>, Error>,
+    Result<hostapi::Listing<hostapi::DhcpLease>, Error>,
+) {
+    let server = MockServer::start_async().await;
+    server
+        .mock_async(|when, then| {
+            when.method(GET).path("/v1/bareMetals/20001/leases");
+            then.status(200).body(body);
+        })
+        .await;
+    let lenient = client(&server)
+        .bare_metals()
+        .leases(&id("20001"))
+        .list()
+        .await;
+    let strict = strict_client(&server)
+        .bare_metals()
+        .leases(&id("20001"))
+        .list()
+        .await;
+    (lenient, strict)
+}
+
 #[tokio::test]
-async fn an_unreadable_lease_list_is_a_decode_error_at_its_path() {
-    for (body, path) in [
-        (r#"[{"leases":[{"mac":"00:1a"}]}]"#, "[0].leases[0].mac"),
-        (r#"{"leases":[{"ip":"x"}]}"#, "leases[0].ip"),
-        (
-            r#"{"leases":[{"options":[{"optionId":"sixty-seven"}]}]}"#,
-            "leases[0].options[0].optionId",
-        ),
-        (r#""no leases""#, ""),
-    ] {
-        let server = MockServer::start_async().await;
-        server
-            .mock_async(|when, then| {
-                when.method(GET).path("/v1/bareMetals/20001/leases");
-                then.status(200).body(body);
-            })
-            .await;
-        let error = client(&server)
-            .bare_metals()
-            .leases(&id("20001"))
-            .list()
-            .await
-            .unwrap_err();
-        assert_decode(&error, "listBareMetalLeases", path);
+async fn a_lease_without_a_readable_mac_is_unreadable_in_its_place() {
+    // The MAC identifies a lease.
+    let (lenient, strict) = read_leases(
+        r#"[{"leases":[{"mac":"00:1a"},{"mac":"00:1a:2b:3c:4d:5e","ip":"192.0.2.20"}]}]"#,
+    )
+    .await;
+    for leases in [lenient.unwrap(), strict.unwrap()] {
+        assert_eq!(leases.len(), 1);
+        assert_eq!(leases[0].mac.as_str(), "00:1a:2b:3c:4d:5e");
+        let [unreadable] = leases.unreadable() else {
+            panic!("one lease is unreadable: {:?}", leases.unreadable());
+        };
+        assert_eq!(unreadable.index, 0);
+        assert_decode(
+            &unreadable.error,
+            "listBareMetalLeases",
+            "[0].leases[0].mac",
+        );
     }
+}
+
+#[tokio::test]
+async fn an_unreadable_lease_field_is_none_and_kept_or_strictly_an_error() {
+    for (body, path, key) in [
+        (
+            r#"{"leases":[{"mac":"00:1a:2b:3c:4d:5e","ip":"x"}]}"#,
+            "leases[0].ip",
+            "ip",
+        ),
+        (
+            r#"{"leases":[{"mac":"00:1a:2b:3c:4d:5e","options":[{"optionId":"sixty-seven","optionValue":"x"}]}]}"#,
+            "leases[0].options[0].optionId",
+            "optionId",
+        ),
+    ] {
+        let (lenient, strict) = read_leases(body).await;
+        let leases = lenient.unwrap_or_else(|e| panic!("{body}: {e}"));
+        assert!(leases.is_complete(), "{body}");
+        let lease = &leases[0];
+        if key == "ip" {
+            assert_eq!(lease.ip, None);
+            assert_eq!(lease.extra["ip"], "x");
+        } else {
+            assert_eq!(lease.options[0].id, None);
+            assert_eq!(lease.options[0].extra["optionId"], "sixty-seven");
+        }
+        let strict = strict.unwrap();
+        assert!(strict.is_empty(), "{body}");
+        assert_decode(&strict.unreadable()[0].error, "listBareMetalLeases", path);
+    }
+}
+
+#[tokio::test]
+async fn a_lease_answer_that_is_no_list_is_a_decode_error() {
+    let (lenient, strict) = read_leases(r#""no leases""#).await;
+    assert_decode(&lenient.unwrap_err(), "listBareMetalLeases", "");
+    assert_decode(&strict.unwrap_err(), "listBareMetalLeases", "");
 }
 
 #[tokio::test]
@@ -568,7 +684,7 @@ async fn a_lease_is_read_by_mac_in_both_shapes() {
     // The MAC is sent lower-case and colon-separated whatever the caller's spelling.
     let lease = bare_metals
         .leases(&id("20001"))
-        .get("00-1A-2B-3C-4D-5E")
+        .get(&mac("00-1A-2B-3C-4D-5E"))
         .await
         .unwrap();
     wrapped.assert_async().await;
@@ -576,14 +692,14 @@ async fn a_lease_is_read_by_mac_in_both_shapes() {
     insta::assert_json_snapshot!("bare_metal_lease", to_json(&lease));
     let lease = bare_metals
         .leases(&id("20002"))
-        .get("00:1a:2b:3c:4d:5e")
+        .get(&mac("00:1a:2b:3c:4d:5e"))
         .await
         .unwrap();
     bare.assert_async().await;
     assert_eq!(lease.ip.unwrap().to_string(), "192.0.2.20");
     let error = bare_metals
         .leases(&id("20003"))
-        .get("00:1a:2b:3c:4d:5e")
+        .get(&mac("00:1a:2b:3c:4d:5e"))
         .await
         .unwrap_err();
     assert_decode(&error, "getBareMetalLease", "");
@@ -628,17 +744,17 @@ async fn lease_writes_send_the_documented_requests() {
     let client = client(&server);
     let leases = client.bare_metals().leases(&id("20001"));
     leases
-        .create(&NewDhcpLease {
-            boot_file_name: "http://boot.example.com/ipxe.php?server=1".into(),
-            boot_server: "192.0.2.5".into(),
-            dns_server: "2001:DB8::53".into(),
-        })
+        .create(&NewDhcpLease::new(
+            "http://boot.example.com/ipxe.php?server=1",
+            ip("192.0.2.5"),
+            ip("2001:DB8::53"),
+        ))
         .await
         .unwrap();
     create.assert_async().await;
     leases.delete_all().await.unwrap();
     delete_all.assert_async().await;
-    leases.delete("00:1A:2B:3C:4D:5E").await.unwrap();
+    leases.delete(&mac("00:1A:2B:3C:4D:5E")).await.unwrap();
     delete_one.assert_async().await;
 }
 
@@ -653,37 +769,21 @@ async fn bad_lease_input_sends_nothing() {
         .await;
     let client = client(&server);
     let leases = client.bare_metals().leases(&id("20001"));
-    let good = NewDhcpLease {
-        boot_file_name: "http://boot.example.com/ipxe".into(),
-        boot_server: "192.0.2.5".into(),
-        dns_server: "192.0.2.53".into(),
-    };
-    for (lease, argument) in [
-        (
-            NewDhcpLease {
-                boot_file_name: "  ".into(),
-                ..good.clone()
-            },
-            "boot_file_name",
-        ),
-        (
-            NewDhcpLease {
-                boot_server: "tftp.example.com".into(),
-                ..good.clone()
-            },
-            "boot_server",
-        ),
-        (
-            NewDhcpLease {
-                dns_server: String::new(),
-                ..good.clone()
-            },
-            "dns_server",
-        ),
-    ] {
-        assert_invalid(&leases.create(&lease).await.unwrap_err(), argument);
-    }
-    assert_invalid(&leases.get("00:1a:2b:3c:4d").await.unwrap_err(), "mac");
-    assert_invalid(&leases.delete("../../ips").await.unwrap_err(), "mac");
+    let mut blank_file = NewDhcpLease::new(
+        "http://boot.example.com/ipxe",
+        ip("192.0.2.5"),
+        ip("192.0.2.53"),
+    );
+    blank_file.boot_file_name = "  ".into();
+    assert_invalid(
+        &leases.create(&blank_file).await.unwrap_err(),
+        "boot_file_name",
+    );
+    // The servers are `IpAddr`s and the MAC a `MacAddress` now: a host name, an empty
+    // address, a short MAC or a path cannot reach a call at all.
+    assert!("tftp.example.com".parse::<IpAddr>().is_err());
+    assert!("".parse::<IpAddr>().is_err());
+    assert_invalid(&MacAddress::new("00:1a:2b:3c:4d").unwrap_err(), "mac");
+    assert_invalid(&MacAddress::new("../../ips").unwrap_err(), "mac");
     assert_eq!(any.calls_async().await, 0);
 }
