@@ -64,6 +64,15 @@ pub(crate) enum CdnCommand {
     /// Origins: the sources the CDN fetches content from.
     #[command(subcommand, after_help = "Example:\n  hostapi cdn origins list")]
     Origins(OriginsCommand),
+    /// Print the origins and the ACL as YAML (or --format toml).
+    #[command(after_help = "Example:\n  hostapi cdn export > cdn.yaml")]
+    Export(super::cdn_sync::ExportArgs),
+    /// Show what applying FILE would change: + create, ~ update.
+    #[command(after_help = "Example:\n  hostapi cdn plan cdn.yaml")]
+    Plan(super::cdn_sync::PlanArgs),
+    /// Make the origins and the ACL match FILE (asks first; --yes when not on a terminal).
+    #[command(after_help = "Example:\n  hostapi cdn apply cdn.yaml --yes")]
+    Apply(super::cdn_sync::ApplyArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -239,6 +248,9 @@ pub(crate) async fn run(context: &Context, command: CdnCommand) -> Result<(), Fa
     let cdn = context.client.cdn();
     let out = &context.printer;
     match command {
+        CdnCommand::Export(args) => super::cdn_sync::export(context, args).await,
+        CdnCommand::Plan(args) => super::cdn_sync::plan(context, args).await,
+        CdnCommand::Apply(args) => super::cdn_sync::apply(context, args).await,
         CdnCommand::Purge {
             zone,
             paths,

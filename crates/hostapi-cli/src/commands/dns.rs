@@ -84,6 +84,15 @@ pub(crate) enum DnsCommand {
         #[arg(value_parser = parse_id::<DnsRecordId>)]
         id: DnsRecordId,
     },
+    /// Print the domain's records as a zone file (or --format yaml|toml).
+    #[command(after_help = "Example:\n  hostapi dns export acme-1.com > acme-1.com.zone")]
+    Export(super::dns_sync::ExportArgs),
+    /// Show what applying FILE would change: + create, ~ update, - delete.
+    #[command(after_help = "Example:\n  hostapi dns plan acme-1.com acme-1.com.zone")]
+    Plan(super::dns_sync::PlanArgs),
+    /// Make the domain match FILE (asks first; --yes when not on a terminal).
+    #[command(after_help = "Example:\n  hostapi dns apply acme-1.com acme-1.com.zone --yes")]
+    Apply(super::dns_sync::ApplyArgs),
 }
 
 /// The columns of a record list.
@@ -161,6 +170,9 @@ pub(crate) async fn run(context: &Context, command: DnsCommand) -> Result<(), Fa
             .await?;
             out.one(&updated)
         }
+        DnsCommand::Export(args) => super::dns_sync::export(context, args).await,
+        DnsCommand::Plan(args) => super::dns_sync::plan(context, args).await,
+        DnsCommand::Apply(args) => super::dns_sync::apply(context, args).await,
         DnsCommand::Delete { domain, id } => {
             confirm(&format!("delete DNS record {id} of {domain}"), context.yes)?;
             let records = domains.records(&domain);

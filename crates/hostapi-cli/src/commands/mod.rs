@@ -5,9 +5,11 @@
 pub(crate) mod bare_metal;
 pub(crate) mod catalog;
 pub(crate) mod cdn;
+pub(crate) mod cdn_sync;
 pub(crate) mod cloud;
 pub(crate) mod config;
 pub(crate) mod dns;
+pub(crate) mod dns_sync;
 pub(crate) mod domains;
 pub(crate) mod ips;
 pub(crate) mod networks;

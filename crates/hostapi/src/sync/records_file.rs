@@ -314,7 +314,13 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(
             })?;
             serde_path_to_error::deserialize(deserializer).map_err(|e| {
                 let path = e.path().to_string();
-                let line = e.inner().span().map(|s| line_of(text, s.start));
+                let mut line = e.inner().span().map(|s| line_of(text, s.start));
+                // A check of a whole `[[key]]` table is placed at the array: find it.
+                if let Some(item) = toml_item_line(text, &path)
+                    && line.is_none_or(|l| l < item)
+                {
+                    line = Some(item);
+                }
                 let (field, message) = split_message(path, e.inner().message().trim());
                 FileError::new(file, line, field, message)
             })
@@ -358,6 +364,19 @@ fn yaml_item_line(text: &str, path: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// The line of the `[[key]]` header of table `i`, for a path `key[i]…`; `None`
+/// when the array is not written as such tables.
+fn toml_item_line(text: &str, path: &str) -> Option<usize> {
+    let (key, rest) = path.split_once('[')?;
+    let index: usize = rest.split_once(']')?.0.parse().ok()?;
+    let header = format!("[[{key}]]");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == header)
+        .nth(index)
+        .map(|(number, _)| number + 1)
 }
 
 /// Writes a serialisable document as YAML or TOML, after a comment header.

@@ -1,0 +1,279 @@
+//! `hostapi dns export|plan|apply`: a domain's DNS records as code (the SDK's
+//! `hostapi::sync`). Also the helpers `cdn export|plan|apply` share.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use hostapi::{
+    Action, ApplyOptions, ApplyReport, DnsPlanOptions, DnsZone, DomainName, FileError, FileFormat,
+    Outcome, SyncError,
+};
+
+use super::{Context, parse_id};
+use crate::confirm::confirm;
+use crate::failure::{API, Failure, OUTCOME_UNKNOWN};
+use crate::output::Printer;
+
+/// `dns export`.
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// The domain name.
+    #[arg(value_parser = parse_id::<DomainName>)]
+    domain: DomainName,
+    /// The file format: bind (a zone file, the default), yaml or toml.
+    #[arg(long, value_parser = parse_format)]
+    format: Option<FileFormat>,
+}
+
+/// `dns plan`.
+#[derive(Debug, Args)]
+pub(crate) struct PlanArgs {
+    /// The domain name.
+    #[arg(value_parser = parse_id::<DomainName>)]
+    domain: DomainName,
+    /// The desired records: a zone file (.zone) or a record list (.yaml, .yml, .toml).
+    file: PathBuf,
+    /// The file's format, whatever its extension: bind, yaml or toml.
+    #[arg(long, value_parser = parse_format)]
+    format: Option<FileFormat>,
+    /// Also delete the records the file does not name (by default they are kept).
+    #[arg(long)]
+    prune: bool,
+}
+
+/// `dns apply`.
+#[derive(Debug, Args)]
+pub(crate) struct ApplyArgs {
+    #[command(flatten)]
+    plan: PlanArgs,
+    #[command(flatten)]
+    apply: ApplyFlags,
+}
+
+/// The flags of every `apply`.
+#[derive(Debug, Args)]
+pub(crate) struct ApplyFlags {
+    /// Show the plan and check that it still holds, but send no write.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// Apply even when the service changed between the plan and the apply (the plan
+    /// is made again first).
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Writes in flight at most (1-64).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub(crate) concurrency: u16,
+}
+
+/// Parses `--format`.
+pub(crate) fn parse_format(value: &str) -> Result<FileFormat, String> {
+    FileFormat::from_name(value).ok_or_else(|| format!("`{value}` is not bind, yaml or toml"))
+}
+
+/// A bad file: a usage error naming the file, line and field; nothing was sent.
+pub(crate) fn file_failure(error: FileError) -> Failure {
+    Failure::usage(error.to_string()).hint("fix the file; nothing was sent")
+}
+
+/// A plan or apply that could not run.
+pub(crate) fn sync_failure(error: SyncError) -> Failure {
+    match error {
+        SyncError::File(error) => file_failure(error),
+        SyncError::Api(error) => error.into(),
+        stale @ SyncError::Stale { .. } => Failure::new(API, stale.to_string())
+            .hint("run `plan` again to see the changes now needed, or apply with --force"),
+        other => Failure::new(API, other.to_string()),
+    }
+}
+
+/// Prints a plan's diff lines (`+`, `~`, `-`), coloured when the printer may.
+pub(crate) fn print_diff(printer: &Printer, lines: &[(Action, String)], to_stderr: bool) {
+    for (action, text) in lines {
+        let line = if printer.colour() && !to_stderr {
+            let colour = match action {
+                Action::Create => "32",
+                Action::Update => "33",
+                Action::Delete => "31",
+            };
+            format!("\x1b[{colour}m{} {text}\x1b[0m", action.sign())
+        } else {
+            format!("{} {text}", action.sign())
+        };
+        if to_stderr {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+}
+
+/// Apply options that report each write on stderr.
+pub(crate) fn apply_options(flags: &ApplyFlags) -> ApplyOptions {
+    ApplyOptions::new()
+        .concurrency(usize::from(flags.concurrency))
+        .force(flags.force)
+        .dry_run(flags.dry_run)
+        .on_progress(|p| {
+            let outcome = match &p.outcome {
+                Outcome::Applied => "applied".to_owned(),
+                Outcome::NotApplied { error } => format!("NOT applied: {error}"),
+                Outcome::Unknown { error } => format!("outcome UNKNOWN: {error}"),
+                Outcome::Skipped => "skipped".to_owned(),
+            };
+            eprintln!("[{}/{}] {} ({outcome})", p.done, p.total, p.change);
+        })
+}
+
+/// The exit of an apply: 0 when everything was applied, 6 when an outcome is unknown,
+/// 1 when a change was not applied.
+pub(crate) fn report_outcome<T>(report: &ApplyReport<T>) -> Result<(), Failure> {
+    let (applied, not_applied, unknown, _) = report.counts();
+    eprintln!("{applied} applied, {not_applied} not applied, {unknown} unknown");
+    if unknown > 0 {
+        return Err(Failure::new(
+            OUTCOME_UNKNOWN,
+            format!("{unknown} change(s) may or may not have been applied"),
+        )
+        .hint("run `plan` again: it shows what is still to do"));
+    }
+    if not_applied > 0 {
+        return Err(
+            Failure::new(API, format!("{not_applied} change(s) were not applied"))
+                .hint("the other changes were applied; apply again to retry the rest"),
+        );
+    }
+    Ok(())
+}
+
+fn read(args: &PlanArgs) -> Result<DnsZone, Failure> {
+    DnsZone::read_file(&args.file, &args.domain, args.format).map_err(file_failure)
+}
+
+fn options(args: &PlanArgs) -> DnsPlanOptions {
+    DnsPlanOptions::default().prune(args.prune)
+}
+
+pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Failure> {
+    let zone = context
+        .client
+        .dns_sync(&args.domain)
+        .export()
+        .await
+        .map_err(Failure::from)?;
+    let text = zone
+        .to_text(args.format.unwrap_or(FileFormat::Bind))
+        .map_err(Failure::from)?;
+    print!("{}", text.text);
+    for skipped in &zone.skipped {
+        eprintln!("left out: {skipped}");
+    }
+    for entry in &text.not_expressible {
+        eprintln!(
+            "warning: a zone file cannot express {}: written as a comment (use --format yaml to keep it)",
+            entry.describe(&args.domain)
+        );
+    }
+    Ok(())
+}
+
+pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failure> {
+    let desired = read(&args)?;
+    let plan = context
+        .client
+        .dns_sync(&args.domain)
+        .plan(&desired, options(&args))
+        .await
+        .map_err(sync_failure)?;
+    let out = &context.printer;
+    if out.is_json() {
+        println!("{}", out.to_json(&plan)?);
+    } else {
+        print_diff(out, &plan.diff_lines(), false);
+    }
+    summary(&plan);
+    Ok(())
+}
+
+fn summary(plan: &hostapi::DnsPlan) {
+    if plan.is_empty() {
+        eprintln!("{} is in sync: nothing to do", plan.domain());
+    } else {
+        eprintln!(
+            "{} to create, {} to update, {} to delete{}",
+            plan.create.len(),
+            plan.update.len(),
+            plan.delete.len(),
+            if plan.ttl.is_some() {
+                ", and the TTL"
+            } else {
+                ""
+            }
+        );
+    }
+    if !plan.kept.is_empty() {
+        eprintln!(
+            "{} record(s) only on the service are kept (--prune deletes them)",
+            plan.kept.len()
+        );
+    }
+}
+
+pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Failure> {
+    let ApplyArgs { plan: args, apply } = args;
+    let desired = read(&args)?;
+    let sync = context.client.dns_sync(&args.domain);
+    let plan = sync
+        .plan(&desired, options(&args))
+        .await
+        .map_err(sync_failure)?;
+    let out = &context.printer;
+    print_diff(out, &plan.diff_lines(), out.is_json());
+    summary(&plan);
+    if plan.is_empty() {
+        if out.is_json() {
+            println!("{}", serde_json::json!({ "changes": [] }));
+        }
+        return Ok(());
+    }
+    if !apply.dry_run {
+        confirm(
+            &format!("apply {} change(s) to {}", plan.len(), args.domain),
+            context.yes,
+        )?;
+    }
+    let report = sync
+        .apply(&plan, &apply_options(&apply))
+        .await
+        .map_err(sync_failure)?;
+    if out.is_json() {
+        println!("{}", out.to_json(&report)?);
+    }
+    if apply.dry_run {
+        eprintln!("dry run: {} change(s), none sent", plan.len());
+        return Ok(());
+    }
+    report_outcome(&report)?;
+    let check = sync
+        .plan(&desired, options(&args))
+        .await
+        .map_err(sync_failure)?;
+    if !check.is_empty() {
+        print_diff(out, &check.diff_lines(), true);
+        return Err(Failure::new(
+            API,
+            format!(
+                "{} does not match {} after the apply: {} change(s) still needed",
+                args.domain,
+                args.file.display(),
+                check.len()
+            ),
+        )
+        .hint("another client may be changing the domain; plan again"));
+    }
+    eprintln!(
+        "verified: {} now matches {}",
+        args.domain,
+        args.file.display()
+    );
+    Ok(())
+}
