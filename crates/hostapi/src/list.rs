@@ -16,12 +16,14 @@ use serde::Serialize;
 use crate::{Error, Extra};
 
 /// The records of a list answer: those that could be read, and the errors of those
-/// that could not (a record whose id is unreadable), each at its index.
+/// that could not (a record whose id is unreadable, or, on a
+/// [strict](crate::ClientBuilder::strict) client, any record with a field it could not
+/// read), each at its index.
 ///
 /// It dereferences to the slice of readable records and iterates over them, so the
-/// common case reads like a `Vec`. Unreadable records are also logged as warnings (and
-/// fail the call instead on a [strict](crate::ClientBuilder::strict) client); use
-/// [`Listing::unreadable`] or [`Listing::into_result`] to act on them.
+/// common case reads like a `Vec`. Unreadable records are also logged as warnings; use
+/// [`Listing::unreadable`], [`Listing::is_complete`] or [`Listing::into_result`] to act
+/// on them (`into_result` fails on the first).
 ///
 /// ```no_run
 /// # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
