@@ -18,7 +18,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
             return Ok(());
         }
         Command::Config(command) => {
-            let printer = Printer::new(global.output, global.show_secrets);
+            let printer = Printer::new(global.output, global.show_secrets).shaped(global.shape());
             return commands::config::run(&global, &printer, command);
         }
         other => other,
@@ -32,7 +32,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
     }
     let output = if tour {
         // The tour is for reading: a table even through a pipe, never JSON.
-        if global.output == Some(OutputFormat::Json) {
+        if global.output.is_some_and(|o| o != OutputFormat::Table) {
             return Err(Failure::usage("the tour prints for people, not JSON")
                 .hint("run the commands the tour shows with --output json"));
         }
@@ -40,7 +40,11 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
     } else {
         global.output
     };
-    let printer = Printer::new(output, global.show_secrets);
+    let printer = if tour {
+        Printer::new(output, global.show_secrets)
+    } else {
+        Printer::new(output, global.show_secrets).shaped(global.shape())
+    };
     let (_sandbox, client, wait) = if global.sandbox {
         let (sim, client) = sandbox::start(global.sandbox_time_scale).await?;
         (

@@ -89,6 +89,30 @@ pub(crate) struct GlobalArgs {
     /// Output format (default: table on a terminal, json otherwise).
     #[arg(long, short = 'o', global = true, value_enum)]
     pub(crate) output: Option<OutputFormat>,
+    /// Fields to show, named as in the JSON (dotted for nested ones), e.g.
+    /// --columns id,name,location.site.
+    #[arg(long, global = true, value_name = "FIELDS", value_delimiter = ',')]
+    pub(crate) columns: Vec<String>,
+    /// No header line in tables, CSV and TSV.
+    #[arg(long, global = true)]
+    pub(crate) no_headers: bool,
+    /// A jq filter over the JSON, e.g. --query '.[] | select(.state == "running") | .id'
+    /// (strings print without quotes unless -o json).
+    #[arg(long, global = true, value_name = "JQ")]
+    pub(crate) query: Option<String>,
+    /// Keep the records of a list whose FIELD matches VALUE (a glob: * and ?; any
+    /// letter case; repeatable, all must match), e.g. --filter state=running.
+    #[arg(long, global = true, value_name = "FIELD=VALUE", value_parser = parse_filter)]
+    pub(crate) filter: Vec<(String, String)>,
+    /// Sort a list by a JSON field (-FIELD for descending), e.g. --sort name.
+    #[arg(long, global = true, value_name = "FIELD", allow_hyphen_values = true)]
+    pub(crate) sort: Option<String>,
+    /// Print at most N records of a list.
+    #[arg(long, global = true, value_name = "N")]
+    pub(crate) limit: Option<usize>,
+    /// Tables: every column whole, whatever the terminal's width.
+    #[arg(long, global = true)]
+    pub(crate) wide: bool,
     /// Print secrets (passwords, API secrets) instead of [REDACTED].
     #[arg(long, global = true)]
     pub(crate) show_secrets: bool,
@@ -110,6 +134,44 @@ pub(crate) enum OutputFormat {
     Table,
     /// The SDK's JSON serialisation, and nothing else, on stdout.
     Json,
+    /// The same records as YAML.
+    Yaml,
+    /// Comma-separated values, a header of JSON field names first.
+    Csv,
+    /// Tab-separated values, a header of JSON field names first.
+    Tsv,
+}
+
+impl GlobalArgs {
+    /// The output shaping the flags ask for.
+    pub(crate) fn shape(&self) -> crate::output::Shape {
+        crate::output::Shape {
+            columns: self
+                .columns
+                .iter()
+                .map(|c| c.trim().to_owned())
+                .filter(|c| !c.is_empty())
+                .collect(),
+            no_headers: self.no_headers,
+            query: self.query.clone(),
+            filters: self.filter.clone(),
+            sort: self.sort.clone(),
+            limit: self.limit,
+            wide: self.wide,
+        }
+    }
+}
+
+/// Parses `FIELD=VALUE`.
+fn parse_filter(value: &str) -> Result<(String, String), String> {
+    match value.split_once('=') {
+        Some((field, pattern)) if !field.trim().is_empty() => {
+            Ok((field.trim().to_owned(), pattern.to_owned()))
+        }
+        _ => Err(format!(
+            "`{value}` is not FIELD=VALUE (e.g. state=running, name=web-*)"
+        )),
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -12,6 +12,7 @@ mod failure;
 mod outcome;
 mod output;
 mod progress;
+mod query;
 mod sandbox;
 
 use std::process::ExitCode;

@@ -30,6 +30,34 @@ pub(crate) struct Printer {
     format: OutputFormat,
     color: bool,
     show_secrets: bool,
+    shape: Shape,
+}
+
+/// How the user shapes what a command prints (`--columns`, `--filter`, `--sort`,
+/// `--limit`, `--query`, `--no-headers`, `--wide`). Fields are named as in the JSON,
+/// so one name works in every format.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Shape {
+    /// `--columns`: the fields to show (dotted paths into the JSON).
+    pub(crate) columns: Vec<String>,
+    /// `--no-headers`.
+    pub(crate) no_headers: bool,
+    /// `--query`: a jq filter over the JSON.
+    pub(crate) query: Option<String>,
+    /// `--filter FIELD=VALUE`: glob values, case-insensitive; all must match.
+    pub(crate) filters: Vec<(String, String)>,
+    /// `--sort FIELD` (`-FIELD` for descending).
+    pub(crate) sort: Option<String>,
+    /// `--limit N`.
+    pub(crate) limit: Option<usize>,
+    /// `--wide`: every column whole, whatever the terminal's width.
+    pub(crate) wide: bool,
+}
+
+impl Shape {
+    fn shapes_lists(&self) -> bool {
+        !self.filters.is_empty() || self.sort.is_some() || self.limit.is_some()
+    }
 }
 
 impl Printer {
@@ -45,11 +73,20 @@ impl Printer {
             format,
             color: terminal && !no_color,
             show_secrets,
+            shape: Shape::default(),
         }
     }
 
+    /// The same printer with the user's shaping.
+    pub(crate) fn shaped(mut self, shape: Shape) -> Self {
+        self.shape = shape;
+        self
+    }
+
+    /// Whether output is for programs (json, yaml, csv, tsv): commands then print
+    /// records rather than prose.
     pub(crate) fn is_json(&self) -> bool {
-        self.format == OutputFormat::Json
+        self.format != OutputFormat::Table
     }
 
     /// The value as JSON, secrets exposed only when asked.
@@ -71,16 +108,89 @@ impl Printer {
     /// Prints one record: its JSON, or a two-column table of its fields.
     pub(crate) fn one<T: Serialize + ?Sized>(&self, value: &T) -> Result<(), Failure> {
         let json = self.to_json(value)?;
-        if self.is_json() {
-            return emit_json(&json);
+        self.record(&json)
+    }
+
+    /// Prints one record's JSON in the chosen format and shape.
+    fn record(&self, json: &Value) -> Result<(), Failure> {
+        if self.shape.shapes_lists() {
+            eprintln!(
+                "note: --filter, --sort and --limit shape lists; this command prints one record"
+            );
         }
-        let mut rows = Vec::new();
-        flatten(&json, String::new(), &mut rows);
-        let mut table = self.table(&["FIELD", "VALUE"]);
-        for (key, value) in rows {
-            table.add_row(vec![Cell::new(key), Cell::new(value)]);
+        if let Some(query) = &self.shape.query {
+            return self.query_out(query, json);
         }
-        emit(&table.to_string())
+        let json = if self.shape.columns.is_empty() {
+            json.clone()
+        } else {
+            project(json, &self.shape.columns)
+        };
+        match self.format {
+            OutputFormat::Json => emit_json(&json),
+            OutputFormat::Yaml => emit_yaml(&json),
+            OutputFormat::Csv | OutputFormat::Tsv => {
+                let mut rows = Vec::new();
+                flatten(&json, String::new(), &mut rows);
+                let (headers, cells): (Vec<String>, Vec<String>) = rows.into_iter().unzip();
+                self.emit_separated(&headers, &[cells])
+            }
+            OutputFormat::Table => {
+                let mut rows = Vec::new();
+                flatten(&json, String::new(), &mut rows);
+                let mut table = self.table(if self.shape.no_headers {
+                    &[]
+                } else {
+                    &["FIELD", "VALUE"]
+                });
+                for (key, value) in rows {
+                    table.add_row(vec![Cell::new(key), Cell::new(value)]);
+                }
+                emit(&table.to_string())
+            }
+        }
+    }
+
+    /// Prints what `--query` makes of `json`: JSON or YAML documents in those
+    /// formats; otherwise a table of a list of records, or each value on a line
+    /// (strings without quotes, as `jq -r`).
+    fn query_out(&self, query: &str, json: &Value) -> Result<(), Failure> {
+        let values = crate::query::run(query, json)?;
+        match self.format {
+            OutputFormat::Json => values.iter().try_for_each(emit_json),
+            OutputFormat::Yaml => values.iter().try_for_each(emit_yaml),
+            _ => {
+                for value in &values {
+                    match value {
+                        Value::Array(items)
+                            if !items.is_empty() && items.iter().all(Value::is_object) =>
+                        {
+                            let mut keys: Vec<String> = Vec::new();
+                            for item in items {
+                                for key in item.as_object().into_iter().flat_map(|m| m.keys()) {
+                                    if !keys.contains(key) {
+                                        keys.push(key.clone());
+                                    }
+                                }
+                            }
+                            self.shaped_table(
+                                items,
+                                &keys,
+                                &keys.iter().map(|k| k.to_uppercase()).collect::<Vec<_>>(),
+                            )?;
+                        }
+                        Value::Array(items) => {
+                            for item in items {
+                                emit(&scalar(item))?;
+                            }
+                        }
+                        Value::Object(_) => emit_json(value)?,
+                        other => emit(&scalar(other))?,
+                    }
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Prints a list answer: the records that could be read (as [`Printer::items`]
@@ -101,25 +211,134 @@ impl Printer {
         columns: &[Column],
     ) -> Result<(), Failure> {
         let json = self.to_json(items)?;
-        if self.is_json() {
-            return emit_json(&json);
+        let items = json.as_array().cloned().unwrap_or_default();
+        self.shaped_list(items, columns)
+    }
+
+    /// Prints a list of JSON records: filtered, sorted and limited, then queried, or
+    /// printed in the chosen format with the chosen (or the command's) columns.
+    pub(crate) fn shaped_list(&self, items: Vec<Value>, columns: &[Column]) -> Result<(), Failure> {
+        let items = shape_list(items, &self.shape)?;
+        if let Some(query) = &self.shape.query {
+            return self.query_out(query, &Value::Array(items));
         }
-        self.table_of(&json, columns)
+        let (paths, headers): (Vec<String>, Vec<String>) = if self.shape.columns.is_empty() {
+            columns
+                .iter()
+                .map(|c| (c.path.to_owned(), c.header.to_owned()))
+                .unzip()
+        } else {
+            self.shape
+                .columns
+                .iter()
+                .map(|c| (c.clone(), c.to_uppercase()))
+                .unzip()
+        };
+        match self.format {
+            OutputFormat::Json | OutputFormat::Yaml => {
+                let items: Vec<Value> = if self.shape.columns.is_empty() {
+                    items
+                } else {
+                    items
+                        .iter()
+                        .map(|i| project(i, &self.shape.columns))
+                        .collect()
+                };
+                let json = Value::Array(items);
+                if self.format == OutputFormat::Json {
+                    emit_json(&json)
+                } else {
+                    emit_yaml(&json)
+                }
+            }
+            OutputFormat::Csv | OutputFormat::Tsv => {
+                let rows: Vec<Vec<String>> = items
+                    .iter()
+                    .map(|item| paths.iter().map(|p| lookup(item, p)).collect())
+                    .collect();
+                self.emit_separated(&paths, &rows)
+            }
+            OutputFormat::Table => self.shaped_table(&items, &paths, &headers),
+        }
+    }
+
+    /// CSV (RFC 4180 quoting) or TSV (tabs and newlines in values become spaces),
+    /// with a header of JSON field names unless `--no-headers`.
+    fn emit_separated(&self, headers: &[String], rows: &[Vec<String>]) -> Result<(), Failure> {
+        let tsv = self.format == OutputFormat::Tsv;
+        let line = |cells: &[String]| -> String {
+            let cells: Vec<String> = cells
+                .iter()
+                .map(|c| {
+                    if tsv {
+                        c.replace(['\t', '\n', '\r'], " ")
+                    } else if c.contains([',', '"', '\n', '\r']) {
+                        format!("\"{}\"", c.replace('"', "\"\""))
+                    } else {
+                        c.clone()
+                    }
+                })
+                .collect();
+            cells.join(if tsv { "\t" } else { "," })
+        };
+        let mut text = Vec::new();
+        if !self.shape.no_headers {
+            text.push(line(headers));
+        }
+        text.extend(rows.iter().map(|r| line(r)));
+        if text.is_empty() {
+            return Ok(());
+        }
+        emit(&text.join("\n"))
+    }
+
+    /// A table of records fitted to the terminal: ids, names, IPs, URLs and dates are
+    /// never split; free text is cut with `…` first, then columns are dropped from the
+    /// right (a note on stderr says which); `--wide` shows everything.
+    fn shaped_table(
+        &self,
+        items: &[Value],
+        paths: &[String],
+        headers: &[String],
+    ) -> Result<(), Failure> {
+        if items.is_empty() {
+            eprintln!("(none)");
+            return Ok(());
+        }
+        let rows: Vec<Vec<String>> = items
+            .iter()
+            .map(|item| paths.iter().map(|p| lookup(item, p)).collect())
+            .collect();
+        let width = if self.shape.wide {
+            None
+        } else {
+            terminal_columns()
+        };
+        let free: Vec<bool> = paths.iter().map(|p| is_free_text(p)).collect();
+        let fitted = fit(headers, rows, &free, width, !self.shape.no_headers);
+        if !fitted.dropped.is_empty() {
+            eprintln!(
+                "note: {} left out to fit {} columns; --wide shows every column, --columns chooses",
+                fitted.dropped.join(", "),
+                width.unwrap_or_default()
+            );
+        }
+        let headers: Vec<&str> = if self.shape.no_headers {
+            Vec::new()
+        } else {
+            fitted.headers.iter().map(String::as_str).collect()
+        };
+        let mut table = self.table(&headers);
+        for row in fitted.rows {
+            table.add_row(row.into_iter().map(Cell::new).collect::<Vec<_>>());
+        }
+        emit(&table.to_string())
     }
 
     /// Prints JSON the CLI put together itself (`config show`): as it is, or as a
     /// two-column table.
     pub(crate) fn value(&self, json: &Value) -> Result<(), Failure> {
-        if self.is_json() {
-            return emit_json(json);
-        }
-        let mut rows = Vec::new();
-        flatten(json, String::new(), &mut rows);
-        let mut table = self.table(&["FIELD", "VALUE"]);
-        for (key, value) in rows {
-            table.add_row(vec![Cell::new(key), Cell::new(value)]);
-        }
-        emit(&table.to_string())
+        self.record(json)
     }
 
     /// Prints text for people (a chart, a heading) on stdout; never in JSON mode.
@@ -161,26 +380,6 @@ impl Printer {
         self.color
     }
 
-    /// A table with the given columns of the items of a JSON array.
-    fn table_of(&self, items: &Value, columns: &[Column]) -> Result<(), Failure> {
-        let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
-        if items.is_empty() {
-            eprintln!("(none)");
-            return Ok(());
-        }
-        let headers: Vec<&str> = columns.iter().map(|c| c.header).collect();
-        let mut table = self.table(&headers);
-        for item in items {
-            table.add_row(
-                columns
-                    .iter()
-                    .map(|c| Cell::new(lookup(item, c.path)))
-                    .collect::<Vec<_>>(),
-            );
-        }
-        emit(&table.to_string())
-    }
-
     /// Prints the outcome of a call that answers nothing: for scripts an object saying
     /// what happened (`{"status": "done", "message": …}`, never `null`), for people the
     /// note on stderr.
@@ -192,7 +391,7 @@ impl Printer {
     /// for people.
     pub(crate) fn outcome(&self, outcome: &Outcome) -> Result<(), Failure> {
         if self.is_json() {
-            return emit_json(&self.to_json(outcome)?);
+            return self.record(&self.to_json(outcome)?);
         }
         eprintln!("{}", outcome.message);
         Ok(())
@@ -201,10 +400,8 @@ impl Printer {
     fn table(&self, headers: &[&str]) -> Table {
         let mut table = Table::new();
         table.load_style(presets::NOTHING);
-        // Wrap to the terminal's width when it is known; otherwise keep rows whole.
-        if table.width().is_some_and(|width| width >= 40) {
-            table.set_content_arrangement(ContentArrangement::Dynamic);
-        }
+        // Rows are fitted before (see `fit`); a cell is never wrapped.
+        table.set_content_arrangement(ContentArrangement::Disabled);
         if !self.color {
             table.force_no_tty();
         }
@@ -396,7 +593,12 @@ pub(crate) fn scalar(value: &Value) -> String {
                 None => scalar(&map["amount"]),
             }
         }
-        Value::Object(_) => value.to_string(),
+        // A record in a cell reads as what names it (an IP's address, an option's
+        // name), else as its JSON.
+        Value::Object(map) => ["ip", "id", "name", "url", "mac", "value"]
+            .iter()
+            .find_map(|key| map.get(*key).filter(|v| !v.is_null() && !v.is_object()))
+            .map_or_else(|| value.to_string(), scalar),
     }
 }
 
@@ -459,6 +661,251 @@ fn flatten(value: &Value, prefix: String, rows: &mut Vec<(String, String)>) {
     }
 }
 
+/// The terminal's width: `COLUMNS` when set, else the terminal's own when stdout is
+/// one; `None` (rows whole) through a pipe.
+pub(crate) fn terminal_columns() -> Option<usize> {
+    if let Some(columns) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0)
+    {
+        return Some(columns);
+    }
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    Table::new().width().map(usize::from)
+}
+
+/// Free text that may be cut to fit (templates, descriptions, option lists), unlike
+/// ids, names, IPs, URLs and dates, which are never split.
+fn is_free_text(path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    path.starts_with("options")
+        || matches!(
+            last,
+            "template" | "description" | "notes" | "message" | "detail" | "comment"
+        )
+}
+
+/// A table fitted to a width.
+#[derive(Debug, PartialEq)]
+struct Fitted {
+    headers: Vec<String>,
+    rows: Vec<Vec<String>>,
+    dropped: Vec<String>,
+}
+
+/// Fits rows to `width` columns of text (each cell padded by one space each side):
+/// free-text columns are cut with `…` down to 12 characters first, then columns are
+/// dropped from the right, never the first.
+fn fit(
+    headers: &[String],
+    rows: Vec<Vec<String>>,
+    free: &[bool],
+    width: Option<usize>,
+    with_headers: bool,
+) -> Fitted {
+    let chars = |s: &str| s.chars().count();
+    let mut widths: Vec<usize> = headers
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let cells = rows.iter().map(|r| chars(&r[i])).max().unwrap_or(0);
+            if with_headers {
+                cells.max(chars(h))
+            } else {
+                cells
+            }
+        })
+        .collect();
+    let mut keep: Vec<bool> = vec![true; headers.len()];
+    let mut dropped = Vec::new();
+    if let Some(width) = width {
+        let total = |widths: &[usize], keep: &[bool]| -> usize {
+            widths
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(|(w, _)| w + 2)
+                .sum()
+        };
+        // Cut free text first, the widest first.
+        while total(&widths, &keep) > width {
+            let widest = (0..widths.len())
+                .filter(|&i| keep[i] && free[i] && widths[i] > 12)
+                .max_by_key(|&i| widths[i]);
+            let Some(i) = widest else { break };
+            let over = total(&widths, &keep) - width;
+            let floor = if with_headers {
+                chars(&headers[i]).max(12)
+            } else {
+                12
+            };
+            widths[i] = widths[i].saturating_sub(over).max(floor);
+        }
+        // Then drop columns from the right.
+        for i in (1..headers.len()).rev() {
+            if total(&widths, &keep) <= width {
+                break;
+            }
+            keep[i] = false;
+            dropped.push(headers[i].clone());
+        }
+        dropped.reverse();
+        // Give what dropping freed back to the text that was cut.
+        for i in 0..widths.len() {
+            if keep[i] && free[i] {
+                let natural = rows.iter().map(|r| chars(&r[i])).max().unwrap_or(0);
+                let spare = width.saturating_sub(total(&widths, &keep));
+                widths[i] = natural.min(widths[i] + spare);
+            }
+        }
+    }
+    let cut = |text: &str, width: usize| -> String {
+        if chars(text) <= width {
+            text.to_owned()
+        } else {
+            let short: String = text.chars().take(width.saturating_sub(1)).collect();
+            let mut short = short.trim_end().to_owned();
+            short.push('…');
+            short
+        }
+    };
+    Fitted {
+        headers: headers
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(h, _)| h.clone())
+            .collect(),
+        rows: rows
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| keep[*i])
+                    .map(|(i, cell)| if free[i] { cut(&cell, widths[i]) } else { cell })
+                    .collect()
+            })
+            .collect(),
+        dropped,
+    }
+}
+
+/// The records that pass `--filter`, in `--sort` order, at most `--limit` of them.
+fn shape_list(mut items: Vec<Value>, shape: &Shape) -> Result<Vec<Value>, Failure> {
+    if !shape.filters.is_empty() {
+        items.retain(|item| {
+            shape.filters.iter().all(|(field, pattern)| {
+                values_at(item, field)
+                    .iter()
+                    .any(|value| glob(&pattern.to_lowercase(), &value.to_lowercase()))
+            })
+        });
+    }
+    if let Some(sort) = &shape.sort {
+        let (field, descending) = match sort.strip_prefix('-') {
+            Some(field) => (field, true),
+            None => (sort.as_str(), false),
+        };
+        let key = |item: &Value| lookup(item, field);
+        items.sort_by(|a, b| {
+            let (a, b) = (key(a), key(b));
+            let order = match (a.parse::<f64>(), b.parse::<f64>()) {
+                (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+                _ => match (a.is_empty(), b.is_empty()) {
+                    // Records without the field go last either way.
+                    (true, false) => return std::cmp::Ordering::Greater,
+                    (false, true) => return std::cmp::Ordering::Less,
+                    _ => a.to_lowercase().cmp(&b.to_lowercase()),
+                },
+            };
+            if descending { order.reverse() } else { order }
+        });
+    }
+    if let Some(limit) = shape.limit {
+        items.truncate(limit);
+    }
+    Ok(items)
+}
+
+/// Every scalar at a dotted path (each element of arrays along the way), as text.
+fn values_at(value: &Value, path: &str) -> Vec<String> {
+    let joined = lookup(value, path);
+    if joined.is_empty() {
+        return vec![String::new()];
+    }
+    let mut values: Vec<String> = joined.split(", ").map(str::to_owned).collect();
+    values.push(joined);
+    values
+}
+
+/// A glob: `*` any run of characters, `?` any one; the rest literal.
+fn glob(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// The record with only the given fields (dotted paths keep their nesting).
+fn project(value: &Value, fields: &[String]) -> Value {
+    let mut out = serde_json::Map::new();
+    for field in fields {
+        let mut source = Some(value);
+        for part in field.split('.') {
+            source = source.and_then(|v| v.get(part));
+        }
+        let parts: Vec<&str> = field.split('.').collect();
+        let mut target = &mut out;
+        for part in &parts[..parts.len() - 1] {
+            let entry = target
+                .entry((*part).to_owned())
+                .or_insert_with(|| Value::Object(serde_json::Map::new()));
+            if !entry.is_object() {
+                *entry = Value::Object(serde_json::Map::new());
+            }
+            target = entry.as_object_mut().expect("an object was just put there");
+        }
+        target.insert(
+            parts[parts.len() - 1].to_owned(),
+            source.cloned().unwrap_or(Value::Null),
+        );
+    }
+    Value::Object(out)
+}
+
+/// Prints YAML to stdout.
+fn emit_yaml(json: &Value) -> Result<(), Failure> {
+    let text = serde_yaml_ng::to_string(json).map_err(|e| {
+        Failure::new(
+            crate::failure::API,
+            format!("cannot serialise the result: {e}"),
+        )
+    })?;
+    emit(text.trim_end_matches('\n'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -471,6 +918,82 @@ mod tests {
         assert_eq!(lookup(&value, "state"), "");
         assert_eq!(lookup(&value, "ok"), "yes");
         assert_eq!(lookup(&value, "missing.deep"), "");
+    }
+
+    #[test]
+    fn tables_fit_by_cutting_free_text_then_dropping_columns() {
+        let headers: Vec<String> = ["ID", "NAME", "TEMPLATE", "IPS"].map(String::from).to_vec();
+        let rows = vec![vec![
+            "c90e8a9c-09ba-46e2-ae8a-0c71c86fa728".to_owned(),
+            "web-1".to_owned(),
+            "Windows Server 2019 Standard (64-bit)".to_owned(),
+            "37.48.0.10, 37.48.0.11".to_owned(),
+        ]];
+        let free = [false, false, true, false];
+        let whole = fit(&headers, rows.clone(), &free, None, true);
+        assert_eq!(whole.rows, rows);
+        // 38 + 7 + 39 + 24 = 108 wide: the template is cut to fit 90.
+        let cut = fit(&headers, rows.clone(), &free, Some(90), true);
+        assert!(cut.dropped.is_empty());
+        assert_eq!(cut.rows[0][0], rows[0][0]);
+        assert!(cut.rows[0][2].ends_with('…'), "{:?}", cut.rows);
+        assert_eq!(cut.rows[0][3], rows[0][3]);
+        // Too narrow even so: the IPs go, the id stays whole.
+        let narrow = fit(&headers, rows.clone(), &free, Some(70), true);
+        assert_eq!(narrow.dropped, ["IPS"]);
+        assert_eq!(narrow.rows[0][0], rows[0][0]);
+    }
+
+    #[test]
+    fn lists_are_filtered_sorted_and_limited() {
+        let items = vec![
+            serde_json::json!({"id": "2", "state": "running", "ips": [{"ip": "10.0.0.2"}]}),
+            serde_json::json!({"id": "10", "state": "stopped", "ips": [{"ip": "10.0.1.1"}]}),
+            serde_json::json!({"id": "1", "state": "Running", "ips": []}),
+        ];
+        let shape = |filters: &[(&str, &str)], sort: Option<&str>, limit| Shape {
+            filters: filters
+                .iter()
+                .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+                .collect(),
+            sort: sort.map(str::to_owned),
+            limit,
+            ..Shape::default()
+        };
+        let ids = |items: Vec<Value>| items.iter().map(|i| lookup(i, "id")).collect::<Vec<_>>();
+        assert_eq!(
+            ids(shape_list(items.clone(), &shape(&[("state", "running")], None, None)).unwrap()),
+            ["2", "1"]
+        );
+        assert_eq!(
+            ids(shape_list(
+                items.clone(),
+                &shape(&[("ips[].ip", "10.0.1.*")], None, None)
+            )
+            .unwrap()),
+            ["10"]
+        );
+        assert_eq!(
+            ids(shape_list(items.clone(), &shape(&[], Some("id"), None)).unwrap()),
+            ["1", "2", "10"]
+        );
+        assert_eq!(
+            ids(shape_list(items.clone(), &shape(&[], Some("-id"), Some(2))).unwrap()),
+            ["10", "2"]
+        );
+        assert!(glob("web-*", "web-12"));
+        assert!(glob("?b*", "abc"));
+        assert!(!glob("web-?", "web-12"));
+    }
+
+    #[test]
+    fn projections_keep_the_json_names() {
+        let value =
+            serde_json::json!({"id": "1", "location": {"site": "AMS-01", "rack": "r"}, "x": 2});
+        assert_eq!(
+            project(&value, &["id".into(), "location.site".into()]),
+            serde_json::json!({"id": "1", "location": {"site": "AMS-01"}})
+        );
     }
 
     #[test]

@@ -103,3 +103,295 @@ fn the_operation_name_shows_only_with_verbose() {
         loud.stderr
     );
 }
+
+/// Runs `hostapi --sandbox <args>` at a given terminal width.
+fn sandbox_at(columns: &str, args: &[&str]) -> common::Run {
+    let home = TempDir::new("width");
+    let mut command = common::command(home.path());
+    command
+        .env("COLUMNS", columns)
+        .args(["--sandbox", "--sandbox-time-scale", common::TIME_SCALE])
+        .args(args);
+    common::finish(command)
+}
+
+/// At 80 and 120 columns every id (and domain, IP, URL) of a list prints whole, on
+/// one line; columns that do not fit are dropped with a note, and --wide keeps them.
+#[test]
+fn tables_fit_the_terminal_without_splitting_ids() {
+    let lists: &[(&[&str], &[&str])] = &[
+        (&["cloud", "list"], &["id"]),
+        (&["vps", "list"], &["id", "name"]),
+        (&["bare-metal", "list"], &["id", "name"]),
+        (&["domains", "list"], &["name"]),
+        (&["dns", "list", "acme-1.com"], &["id", "name"]),
+        (&["cdn", "origins", "list"], &["id", "url"]),
+        (
+            &["bare-metal", "ips", "list", "20001"],
+            &["ip", "reverse_dns"],
+        ),
+        (&["racks", "list"], &["id"]),
+        (&["networks", "list"], &["id"]),
+    ];
+    for (args, fields) in lists {
+        let json = sandbox(&[args, &["-o", "json"][..]].concat()).ok().json();
+        let items = json.as_array().expect("a list");
+        assert!(!items.is_empty(), "{args:?}");
+        for columns in ["80", "120"] {
+            let run = sandbox_at(columns, &[args, &["-o", "table"][..]].concat()).ok();
+            let width = columns.parse::<usize>().unwrap();
+            for line in run.stdout.lines() {
+                assert!(
+                    line.trim_end().chars().count() <= width,
+                    "{args:?} at {columns}: {line:?}"
+                );
+            }
+            for item in items {
+                let lines: Vec<&str> = run.stdout.lines().collect();
+                let id = item[fields[0]].as_str().expect("an id");
+                let line = lines
+                    .iter()
+                    .find(|l| l.split_whitespace().any(|w| w == id))
+                    .unwrap_or_else(|| {
+                        panic!("{args:?} at {columns}: {id} not whole\n{}", run.stdout)
+                    });
+                // The other named fields, when shown, are whole on that line.
+                for field in &fields[1..] {
+                    if let Some(value) = item[*field].as_str().filter(|v| !v.is_empty()) {
+                        let header = run.stdout.lines().next().unwrap_or_default();
+                        let shown = !run.stderr.contains("left out") || line.contains(value);
+                        assert!(
+                            shown,
+                            "{args:?} at {columns}: {field}={value} split\n{header}\n{line}\n{}",
+                            run.stderr
+                        );
+                    }
+                }
+            }
+            if run.stderr.contains("left out") {
+                let wide =
+                    sandbox_at(columns, &[args, &["-o", "table", "--wide"][..]].concat()).ok();
+                assert!(!wide.stderr.contains("left out"), "{}", wide.stderr);
+                let narrow_header = run.stdout.lines().next().unwrap_or_default();
+                let wide_header = wide.stdout.lines().next().unwrap_or_default();
+                assert!(wide_header.len() > narrow_header.len(), "{wide_header}");
+            }
+        }
+    }
+    // At 80 columns the cloud list cannot show every column: a note says which.
+    let run = sandbox_at("80", &["cloud", "list", "-o", "table"]).ok();
+    assert!(
+        run.stderr.contains("left out to fit 80 columns"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--wide"), "{}", run.stderr);
+    // Free text is cut with … before any column goes.
+    let run = sandbox_at(
+        "40",
+        &["vps", "list", "-o", "table", "--columns", "id,template"],
+    )
+    .ok();
+    assert!(
+        run.stdout.contains("Windows Server 2019 Standard…"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stderr.contains("left out"), "{}", run.stderr);
+}
+
+/// A tiny CSV reader (quoted fields with doubled quotes), to parse the output back.
+fn read_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let mut row = Vec::new();
+        let mut cell = String::new();
+        let mut quoted = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('"', true) if chars.peek() == Some(&'"') => {
+                    cell.push('"');
+                    chars.next();
+                }
+                ('"', _) => quoted = !quoted,
+                (',', false) => row.push(std::mem::take(&mut cell)),
+                (c, _) => cell.push(c),
+            }
+        }
+        row.push(cell);
+        rows.push(row);
+    }
+    rows
+}
+
+/// Every format parses back to the same records; --columns, --no-headers, --filter,
+/// --sort, --limit and --query use the JSON field names in every format.
+#[test]
+fn output_shaping_works_in_every_format() {
+    let all = sandbox(&["vps", "list", "-o", "json"]).ok().json();
+    let all = all.as_array().unwrap().clone();
+    let running: Vec<&serde_json::Value> = all.iter().filter(|v| v["state"] == "running").collect();
+
+    // JSON: filter, sort descending, limit, columns.
+    let shaped = sandbox(&[
+        "vps",
+        "list",
+        "-o",
+        "json",
+        "--filter",
+        "state=running",
+        "--sort=-id",
+        "--limit",
+        "3",
+        "--columns",
+        "id,name,state",
+    ])
+    .ok()
+    .json();
+    let shaped = shaped.as_array().unwrap();
+    assert_eq!(shaped.len(), 3);
+    let mut expected: Vec<u64> = running
+        .iter()
+        .map(|v| v["id"].as_str().unwrap().parse().unwrap())
+        .collect();
+    expected.sort_unstable_by(|a, b| b.cmp(a));
+    for (item, id) in shaped.iter().zip(&expected) {
+        assert_eq!(item["id"], id.to_string());
+        assert_eq!(item["state"], "running");
+        assert_eq!(item.as_object().unwrap().len(), 3, "{item}");
+    }
+
+    // YAML parses back to the JSON.
+    let yaml = sandbox(&["vps", "list", "-o", "yaml"]).ok();
+    let back: serde_json::Value = serde_yaml_ng::from_str(&yaml.stdout).expect("YAML");
+    assert_eq!(back, serde_json::Value::Array(all.clone()));
+
+    // CSV: a header of JSON names, then one row per record.
+    let csv = sandbox(&["vps", "list", "-o", "csv", "--columns", "id,name,ips"]).ok();
+    let rows = read_csv(&csv.stdout);
+    assert_eq!(rows[0], ["id", "name", "ips"]);
+    assert_eq!(rows.len(), all.len() + 1);
+    for (row, item) in rows[1..].iter().zip(&all) {
+        assert_eq!(row[0], item["id"].as_str().unwrap());
+        let ips: Vec<&str> = item["ips"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["ip"].as_str().unwrap())
+            .collect();
+        assert_eq!(row[2], ips.join(", "));
+    }
+
+    // TSV without headers.
+    let tsv = sandbox(&[
+        "vps",
+        "list",
+        "-o",
+        "tsv",
+        "--no-headers",
+        "--columns",
+        "id,state",
+        "--limit",
+        "2",
+    ])
+    .ok();
+    let lines: Vec<Vec<&str>> = tsv
+        .stdout
+        .lines()
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0],
+        [
+            all[0]["id"].as_str().unwrap(),
+            all[0]["state"].as_str().unwrap()
+        ]
+    );
+
+    // A table with chosen columns: headers are the JSON names in capitals.
+    let table = sandbox(&[
+        "vps",
+        "list",
+        "-o",
+        "table",
+        "--columns",
+        "id,state",
+        "--limit",
+        "1",
+    ])
+    .ok();
+    assert_eq!(
+        table
+            .stdout
+            .lines()
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["ID", "STATE"]
+    );
+
+    // Glob filters on a nested field, any letter case.
+    let globbed = sandbox(&[
+        "vps",
+        "list",
+        "-o",
+        "json",
+        "--filter",
+        "ips[].ip=37.48.0.1?",
+    ])
+    .ok()
+    .json();
+    for item in globbed.as_array().unwrap() {
+        assert!(
+            item["ips"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|i| i["ip"].as_str().unwrap().starts_with("37.48.0.1"))
+        );
+    }
+
+    // --query: a jq filter; strings print raw outside JSON.
+    let ids = sandbox(&[
+        "vps",
+        "list",
+        "-o",
+        "table",
+        "--query",
+        ".[] | select(.state == \"running\") | .id",
+    ])
+    .ok();
+    let expected: Vec<&str> = running.iter().map(|v| v["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.stdout.lines().collect::<Vec<_>>(), expected);
+    let count = sandbox(&[
+        "vps",
+        "list",
+        "-o",
+        "json",
+        "--query",
+        "map(select(.state == \"running\")) | length",
+    ])
+    .ok()
+    .json();
+    assert_eq!(count, running.len());
+    // A query that is not jq is a usage error, before anything is printed.
+    let bad = sandbox(&["vps", "list", "--query", ".[ | nope"]).code(2);
+    assert!(bad.stdout.is_empty());
+    // Shaping a record: --columns keeps the JSON names.
+    let one = sandbox(&[
+        "bare-metal",
+        "get",
+        "20001",
+        "-o",
+        "json",
+        "--columns",
+        "id,location.site",
+    ])
+    .ok()
+    .json();
+    assert_eq!(one.as_object().unwrap().len(), 2, "{one}");
+    assert!(one["location"]["site"].is_string(), "{one}");
+}
