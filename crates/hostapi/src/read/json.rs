@@ -38,8 +38,21 @@ impl fmt::Display for Number {
 }
 
 /// Parses a whole body (nothing may follow the value).
+///
+/// The body is checked as UTF-8 once and parsed as text: parsed as bytes, every string
+/// would be checked on its own, which costs more than the whole check. A body that is
+/// not UTF-8 is parsed as bytes, so that it fails with the parser's own message (which
+/// says where).
 pub(crate) fn parse(body: &[u8]) -> Result<Json<'_>, serde_json::Error> {
-    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    match std::str::from_utf8(body) {
+        Ok(text) => whole(serde_json::Deserializer::from_str(text)),
+        Err(_) => whole(serde_json::Deserializer::from_slice(body)),
+    }
+}
+
+fn whole<'a, R: serde_json::de::Read<'a>>(
+    mut deserializer: serde_json::Deserializer<R>,
+) -> Result<Json<'a>, serde_json::Error> {
     let value = Json::deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(value)
@@ -227,6 +240,18 @@ mod tests {
                 Json::Null
             ])
         );
+    }
+
+    #[test]
+    fn a_body_that_is_not_utf8_fails_as_the_parser_says() {
+        let body = b"{\"a\":\"\xff\"}";
+        let error = parse(body).unwrap_err();
+        let by_bytes = {
+            let mut deserializer = serde_json::Deserializer::from_slice(body);
+            Json::deserialize(&mut deserializer).unwrap_err()
+        };
+        assert_eq!(error.to_string(), by_bytes.to_string());
+        assert!(error.to_string().contains("column"), "{error}");
     }
 
     #[test]
