@@ -113,29 +113,22 @@ pub(crate) fn mac(text: &str) -> crate::read::text::Reading<MacAddress> {
 
 /// Twelve hex digits, optionally grouped by `:`, `-` or `.` → `00:1a:2b:3c:4d:5e`.
 pub(crate) fn parse_mac(text: &str) -> Option<String> {
-    let digits: Vec<u8> = text
-        .trim()
-        .bytes()
-        .filter(|b| !matches!(b, b':' | b'-' | b'.'))
-        .collect();
-    let separators_ok = text
-        .trim()
-        .bytes()
-        .all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'-' | b'.'));
-    if digits.len() != 12 || !separators_ok || !digits.iter().all(u8::is_ascii_hexdigit) {
-        return None;
+    let mut mac = String::with_capacity(17);
+    let mut digits = 0;
+    for byte in text.trim().bytes() {
+        match byte {
+            b':' | b'-' | b'.' => {}
+            digit if digit.is_ascii_hexdigit() && digits < 12 => {
+                if digits > 0 && digits % 2 == 0 {
+                    mac.push(':');
+                }
+                mac.push(char::from(digit.to_ascii_lowercase()));
+                digits += 1;
+            }
+            _ => return None,
+        }
     }
-    let lower: Vec<char> = digits
-        .iter()
-        .map(|b| char::from(b.to_ascii_lowercase()))
-        .collect();
-    Some(
-        lower
-            .chunks(2)
-            .map(|pair| pair.iter().collect::<String>())
-            .collect::<Vec<_>>()
-            .join(":"),
-    )
+    (digits == 12).then_some(mac)
 }
 
 impl FromStr for MacAddress {
@@ -196,6 +189,50 @@ impl fmt::Display for Username {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The first reader of MAC addresses, kept to check the one above against.
+    fn parse_mac_reference(text: &str) -> Option<String> {
+        let digits: Vec<u8> = text
+            .trim()
+            .bytes()
+            .filter(|b| !matches!(b, b':' | b'-' | b'.'))
+            .collect();
+        let separators_ok = text
+            .trim()
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'-' | b'.'));
+        if digits.len() != 12 || !separators_ok || !digits.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        let lower: Vec<char> = digits
+            .iter()
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect();
+        Some(
+            lower
+                .chunks(2)
+                .map(|pair| pair.iter().collect::<String>())
+                .collect::<Vec<_>>()
+                .join(":"),
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn mac_reader_agrees_with_the_reference(text in "[ 0-9a-fA-Fg:.\\-]{0,20}") {
+            prop_assert_eq!(parse_mac(&text), parse_mac_reference(&text));
+        }
+
+        #[test]
+        fn mac_reader_agrees_on_grouped_addresses(
+            groups in proptest::collection::vec("[0-9a-fA-F]{1,4}", 1..8),
+            separator in "[:.\\- ]",
+        ) {
+            let text = groups.join(&separator);
+            prop_assert_eq!(parse_mac(&text), parse_mac_reference(&text));
+        }
+    }
 
     #[test]
     fn mac_addresses_in_any_spelling() {
