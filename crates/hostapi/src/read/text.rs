@@ -100,10 +100,50 @@ pub(crate) fn integer(text: &str) -> Reading<i128> {
         .ok_or_else(|| format!("expected an integer, found {}", found(text)))
 }
 
+/// `YYYY-MM-DD` written exactly so, the wire's usual form: read by hand, as reading by
+/// a format string costs more than the rest of a record. `None` for anything else
+/// (another spelling, or no such day), which the format strings then read.
+fn plain_date(text: &[u8]) -> Option<NaiveDate> {
+    match text {
+        [y1, y2, y3, y4, b'-', m1, m2, b'-', d1, d2] => NaiveDate::from_ymd_opt(
+            i32::try_from(digits(&[*y1, *y2, *y3, *y4])?).ok()?,
+            digits(&[*m1, *m2])?,
+            digits(&[*d1, *d2])?,
+        ),
+        _ => None,
+    }
+}
+
+/// `YYYY-MM-DDThh:mm:ss` (or with a space for the `T`) written exactly so; see
+/// [`plain_date`].
+fn plain_date_time(text: &[u8]) -> Option<NaiveDateTime> {
+    match text {
+        [date @ .., b'T' | b' ', h1, h2, b':', m1, m2, b':', s1, s2] if date.len() == 10 => {
+            plain_date(date)?.and_hms_opt(
+                digits(&[*h1, *h2])?,
+                digits(&[*m1, *m2])?,
+                digits(&[*s1, *s2])?,
+            )
+        }
+        _ => None,
+    }
+}
+
+/// The number ASCII digits write, when they are all digits.
+fn digits(text: &[u8]) -> Option<u32> {
+    text.iter().try_fold(0, |number, byte| {
+        byte.is_ascii_digit()
+            .then(|| number * 10 + u32::from(byte - b'0'))
+    })
+}
+
 /// Local ISO 8601 without offset: `YYYY-MM-DDThh:mm:ss` (a space instead of `T`,
 /// fractional seconds and a missing seconds field are accepted too).
 pub(crate) fn local_date_time(text: &str) -> Reading<NaiveDateTime> {
     let text = text.trim();
+    if let Some(plain) = plain_date_time(text.as_bytes()) {
+        return Ok(plain);
+    }
     [
         "%Y-%m-%dT%H:%M:%S%.f",
         "%Y-%m-%d %H:%M:%S%.f",
@@ -162,6 +202,12 @@ pub(crate) fn day_month_year(text: &str) -> Reading<NaiveDate> {
 /// `DD-MM-YYYY` depending on the view.
 pub(crate) fn any_date(text: &str) -> Reading<NaiveDate> {
     let trimmed = text.trim();
+    if let Some(date) = plain_date(trimmed.as_bytes()) {
+        return Ok(date);
+    }
+    if let Some(plain) = plain_date_time(trimmed.as_bytes()) {
+        return Ok(plain.date());
+    }
     NaiveDate::parse_from_str(trimmed, "%Y-%m-%d")
         .ok()
         .or_else(|| local_date_time(trimmed).ok().map(|d| d.date()))
@@ -358,6 +404,90 @@ pub(crate) fn contract_term(text: &str) -> Reading<ContractTerm> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The date readers as they were before the hand-written fast paths: by format
+    /// strings only.
+    mod by_formats {
+        use super::super::{day_month_year, month_day_year, offset_date_time};
+        use chrono::{NaiveDate, NaiveDateTime};
+
+        pub(super) fn local_date_time(text: &str) -> Option<NaiveDateTime> {
+            let text = text.trim();
+            [
+                "%Y-%m-%dT%H:%M:%S%.f",
+                "%Y-%m-%d %H:%M:%S%.f",
+                "%Y-%m-%dT%H:%M",
+            ]
+            .iter()
+            .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
+        }
+
+        pub(super) fn any_date(text: &str) -> Option<NaiveDate> {
+            let trimmed = text.trim();
+            NaiveDate::parse_from_str(trimmed, "%Y-%m-%d")
+                .ok()
+                .or_else(|| local_date_time(trimmed).map(|d| d.date()))
+                .or_else(|| offset_date_time(trimmed).ok().map(|d| d.date_naive()))
+                .or_else(|| month_day_year(trimmed).ok())
+                .or_else(|| day_month_year(trimmed).ok())
+        }
+    }
+
+    /// Date texts near the wire's forms: digits, separators and spaces where the
+    /// documented forms have them, any of them anywhere else.
+    fn date_like() -> impl Strategy<Value = String> {
+        let digit = || "[0-9]";
+        prop_oneof![
+            "[0-9T: +.-]{0,22}",
+            (
+                "[0-9]{4}",
+                "[0-9]{2}",
+                "[0-9]{2}",
+                "[T t_]?",
+                "[0-9]{2}",
+                "[0-9]{2}",
+                "[0-9]{2}",
+                "(\\.[0-9]{1,4})?",
+                "( |Z|\\+0100)?",
+            )
+                .prop_map(|(y, m, d, t, h, mi, s, f, z)| format!(
+                    "{y}-{m}-{d}{t}{h}:{mi}:{s}{f}{z}"
+                )),
+            (digit(), digit(), "[0-9]{4}-[0-1][0-9]-[0-3][0-9]")
+                .prop_map(|(a, b, date)| format!("{date}T{a}{b}:00:00")),
+            "[ ]?[0-9]{1,4}-[0-9]{1,2}-[0-9]{1,2}[ ]?",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn local_date_times_read_as_by_the_format_strings(text in date_like()) {
+            prop_assert_eq!(local_date_time(&text).ok(), by_formats::local_date_time(&text));
+        }
+
+        #[test]
+        fn any_dates_read_as_by_the_format_strings(text in date_like()) {
+            prop_assert_eq!(any_date(&text).ok(), by_formats::any_date(&text));
+        }
+
+        #[test]
+        fn valid_days_and_times_read_as_by_the_format_strings(
+            day in 0u32..3_600_000,
+            seconds in 0u32..86_400,
+            space in any::<bool>(),
+        ) {
+            let date = NaiveDate::from_num_days_from_ce_opt(i32::try_from(day).unwrap()).unwrap();
+            let time = chrono::NaiveTime::from_num_seconds_from_midnight_opt(seconds, 0).unwrap();
+            let format = if space { "%Y-%m-%d %H:%M:%S" } else { "%Y-%m-%dT%H:%M:%S" };
+            let text = date.and_time(time).format(format).to_string();
+            prop_assert_eq!(local_date_time(&text).ok(), Some(date.and_time(time)));
+            prop_assert_eq!(by_formats::local_date_time(&text), Some(date.and_time(time)));
+            prop_assert_eq!(any_date(&text).ok(), Some(date));
+            let day_only = date.format("%Y-%m-%d").to_string();
+            prop_assert_eq!(any_date(&day_only).ok(), by_formats::any_date(&day_only));
+        }
+    }
 
     #[test]
     fn booleans_in_the_documented_spellings_only() {
