@@ -103,7 +103,7 @@ pub(crate) fn init(ds: &Dataset, customer: &str, st: &mut State) {
         PurgeJob {
             zone: *ZONES.start(),
             urls: vec!["/index.html".into(), "/css/site.css".into()],
-            created: f64::NEG_INFINITY,
+            created: crate::state::LONG_AGO,
         },
     );
     st.next_purge = FIRST_PURGE + 1;
@@ -124,14 +124,22 @@ fn verify<'r>(cx: &Cx<'_>, req: &'r Req) -> Result<Vec<&'r str>, ApiError> {
     let ts_n: i64 = ts
         .parse()
         .map_err(|_| ApiError::forbidden("the timestamp must be integer Unix seconds"))?;
-    let wall = chrono::Utc::now().timestamp();
-    if (ts_n - wall).abs() > crate::CDN_MAX_SKEW_SECS {
+    // The CDN clock: the wall clock, or simulated time with `--cdn-clock sim`.
+    let clock = if cx.inner.cdn_clock_sim {
+        cx.now as i64
+    } else {
+        chrono::Utc::now().timestamp()
+    };
+    // In i128, so no timestamp can overflow the distance.
+    if (i128::from(ts_n) - i128::from(clock)).abs() > i128::from(cx.inner.cdn_max_skew) {
         return Err(ApiError::forbidden(format!(
-            "stale timestamp: {ts_n} is more than {} s from the server clock {wall}",
-            crate::CDN_MAX_SKEW_SECS
+            "stale timestamp: {ts} is more than {} s from the server clock {clock}",
+            cx.inner.cdn_max_skew
         )));
     }
-    if sig != crate::sign_cdn_path(&cx.inner.cdn_secret, ts_n, resource) {
+    // Signed over the timestamp exactly as sent (so `+ts` or leading zeros
+    // do not match a signature of the plain number).
+    if sig != crate::sign_cdn_text(&cx.inner.cdn_secret, ts, resource) {
         return Err(ApiError::forbidden("signature mismatch"));
     }
     let n = req.segs.len();
@@ -278,6 +286,9 @@ fn purge(cx: &Cx<'_>, req: &Req, c: &str, zone: &str) -> Result<Response, ApiErr
             created: cx.now,
         },
     );
+    while st.purge_jobs.len() > crate::PURGE_HISTORY_CAP {
+        st.purge_jobs.pop_first();
+    }
     cx.log(&mut st, format!("purge {id} zone {zone}"));
     Ok(ok(&json!({"success": id})))
 }
@@ -601,6 +612,7 @@ fn create_origin(cx: &Cx<'_>, req: &Req, c: &str) -> Result<Response, ApiError> 
     o["proxy_header_host"] = json!("");
     apply_origin(&form, &mut o, true)?;
     let mut st = cx.state();
+    crate::state::check_room(st.origins.len(), "origins")?;
     let id = st.next_origin;
     st.next_origin += 1;
     o["id"] = json!(id);

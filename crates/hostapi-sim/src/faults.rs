@@ -195,6 +195,10 @@ pub(crate) struct Plan {
     pub(crate) kind: Option<FaultKind>,
     pub(crate) latency_ms: u64,
     pub(crate) retry_after: u64,
+    /// The status of a status fault, when a rule gave one (else the kind's).
+    pub(crate) status: Option<u16>,
+    /// Send `Retry-After` whatever the status (a rule gave `retry_after`).
+    pub(crate) send_retry_after: bool,
 }
 
 /// Parse an `X-Sim-Fault` header value.
@@ -203,6 +207,7 @@ pub(crate) fn parse_header(v: &str, cfg: &FaultConfig) -> Result<Plan, String> {
         retry_after: cfg.retry_after_secs,
         latency_ms: cfg.latency_ms,
         kind: None,
+        ..Plan::default()
     };
     for part in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let p = part.to_ascii_lowercase();
@@ -233,6 +238,7 @@ pub(crate) fn draw(rng: &mut Pcg64Mcg, cfg: &FaultConfig) -> Plan {
         kind: None,
         latency_ms: cfg.latency_ms,
         retry_after: cfg.retry_after_secs,
+        ..Plan::default()
     };
     if cfg.rate <= 0.0 {
         return plan;

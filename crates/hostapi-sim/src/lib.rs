@@ -218,9 +218,13 @@
 mod cdn;
 mod chart;
 mod cloud;
+mod control;
 mod error;
 mod faults;
+mod journal;
+mod persist;
 mod router;
+mod rules;
 mod server;
 mod state;
 mod util;
@@ -233,7 +237,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use control::MAX_ADVANCE_SECS;
 pub use faults::{FaultConfig, FaultKind, FaultWeights};
+pub use journal::{JournalEntry, REDACTED};
+pub use persist::{STATE_FORMAT, STATE_VERSION};
+pub use rules::{FaultRule, MAX_FAULT_RULES};
 
 /// Default `size`: 40 cloud servers and at least 20 of the other kinds.
 pub const DEFAULT_SIZE: usize = 40;
@@ -253,8 +261,29 @@ pub const RESCUE_SECS: f64 = 120.0;
 pub const MEMBER_TRANSITION_SECS: f64 = 60.0;
 /// Simulated seconds until a purge entry moves from Queued to Done.
 pub const PURGE_SECS: f64 = 10.0;
-/// Largest accepted distance between a CDN timestamp and the wall clock.
+/// Default largest accepted distance between a CDN timestamp and the CDN
+/// clock ([`SimConfig::cdn_clock_skew_secs`]).
 pub const CDN_MAX_SKEW_SECS: i64 = 300;
+/// Entries kept in the request journal (the oldest are dropped first).
+pub const JOURNAL_CAP: usize = 1_000;
+/// Entries kept in the write log (the oldest are dropped first).
+pub const WRITE_LOG_CAP: usize = 10_000;
+/// Records of one kind a user can create (DNS records, private networks,
+/// CDN origins): a create past it answers 409.
+pub const MAX_CREATED: usize = 10_000;
+/// Purge jobs kept (the oldest are dropped first).
+pub const PURGE_HISTORY_CAP: usize = 1_000;
+/// Largest accepted `size`: ids and addresses stay valid and unique up to
+/// it (see [`check_size`]).
+pub const MAX_SIZE: usize = 500_000;
+
+/// Check a `size` knob: at most [`MAX_SIZE`].
+pub fn check_size(size: usize) -> Result<(), String> {
+    if size > MAX_SIZE {
+        return Err(format!("size: at most {MAX_SIZE}, got {size}"));
+    }
+    Ok(())
+}
 
 /// Configuration of a simulator. `Default` gives any free port, seed 0,
 /// the default size, credentials generated from the seed, real time and no
@@ -278,6 +307,15 @@ pub struct SimConfig {
     pub time_scale: f64,
     /// Random fault injection and added latency.
     pub faults: FaultConfig,
+    /// Persist the state in this file: loaded at start when it exists,
+    /// saved atomically after every change.
+    pub state_file: Option<std::path::PathBuf>,
+    /// Largest accepted distance of a CDN timestamp from the CDN clock
+    /// (default [`CDN_MAX_SKEW_SECS`]).
+    pub cdn_clock_skew_secs: i64,
+    /// Check CDN timestamps against simulated time instead of the wall
+    /// clock (for clients with an injected clock).
+    pub cdn_clock_sim: bool,
 }
 
 impl Default for SimConfig {
@@ -291,6 +329,9 @@ impl Default for SimConfig {
             cdn_customer: None,
             time_scale: 1.0,
             faults: FaultConfig::default(),
+            state_file: None,
+            cdn_clock_skew_secs: CDN_MAX_SKEW_SECS,
+            cdn_clock_sim: false,
         }
     }
 }
@@ -335,6 +376,9 @@ pub enum SimError {
     /// A configuration value is out of range.
     #[error("invalid configuration: {0}")]
     Config(String),
+    /// The state file could not be read or written.
+    #[error("state file: {0}")]
+    State(String),
 }
 
 /// Counters of a running simulator.
@@ -352,7 +396,7 @@ pub struct Stats {
 }
 
 /// One applied write, in the order applied.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
 pub struct WriteRecord {
     /// 1-based sequence number.
     pub seq: u64,
@@ -419,8 +463,8 @@ impl Sim {
 
     /// The v1 customer number of the dataset (administrativeInfo,
     /// private networks).
-    pub fn customer_number(&self) -> &str {
-        &self.inner.ds.customer_number
+    pub fn customer_number(&self) -> String {
+        self.inner.dataset().customer_number.clone()
     }
 
     /// A signed CDN URL for `resource_path` (e.g. `/origins/123`) with the
@@ -448,7 +492,11 @@ impl Sim {
 
     /// The applied writes so far, in order.
     pub fn write_log(&self) -> Vec<WriteRecord> {
-        state::lock(&self.inner.state).writes.clone()
+        state::lock(&self.inner.state)
+            .writes
+            .iter()
+            .cloned()
+            .collect()
     }
 
     /// Everything mutable, as JSON, with transitions evaluated at the
@@ -456,6 +504,70 @@ impl Sim {
     /// CDN sub-customers, ACL, origins and purge jobs, and the write log.
     pub fn snapshot(&self) -> serde_json::Value {
         server::snapshot(&self.inner)
+    }
+
+    /// The control API's base URL, `http://127.0.0.1:PORT/_sim`.
+    pub fn control_url(&self) -> String {
+        format!("http://{}/_sim", self.addr)
+    }
+
+    /// As `POST /_sim/reset`: back to the generated dataset, of a new seed
+    /// or size when given (the state, write log, fault rules and journal are
+    /// cleared; credentials and the simulated clock are kept).
+    pub fn reset(&self, seed: Option<u64>, size: Option<usize>) -> Result<(), SimError> {
+        control::do_reset(&self.inner, seed, size).map_err(SimError::Config)?;
+        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))
+    }
+
+    /// As `POST /_sim/clock/advance`: move simulated time forward by `secs`
+    /// (0 to [`MAX_ADVANCE_SECS`]); pending transitions complete in order.
+    /// Answers the new simulated time.
+    pub fn advance_clock(&self, secs: f64) -> Result<f64, SimError> {
+        let t = control::do_advance(&self.inner, secs).map_err(SimError::Config)?;
+        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))?;
+        Ok(t)
+    }
+
+    /// As `POST /_sim/faults`: add fault rules (all or none); answers them
+    /// with their ids.
+    pub fn add_faults(&self, rules: Vec<FaultRule>) -> Result<Vec<FaultRule>, SimError> {
+        control::do_add_faults(&self.inner, rules).map_err(SimError::Config)
+    }
+
+    /// The fault rules in force, with how often each fired.
+    pub fn faults(&self) -> Vec<FaultRule> {
+        state::lock(&self.inner.rules).rules.clone()
+    }
+
+    /// As `DELETE /_sim/faults`.
+    pub fn clear_faults(&self) {
+        state::lock(&self.inner.rules).clear();
+    }
+
+    /// As `GET /_sim/requests[?operation=…]`: the journal, oldest first.
+    pub fn requests(&self, operation: Option<&str>) -> Vec<JournalEntry> {
+        state::lock(&self.inner.journal).list(operation)
+    }
+
+    /// As `DELETE /_sim/requests`.
+    pub fn clear_requests(&self) {
+        state::lock(&self.inner.journal).clear();
+    }
+
+    /// As `GET /_sim/state`: everything needed to rebuild this state.
+    pub fn export_state(&self) -> serde_json::Value {
+        persist::export(&self.inner)
+    }
+
+    /// As `PUT /_sim/state`: replace the state by an exported one.
+    pub fn import_state(&self, doc: serde_json::Value) -> Result<(), SimError> {
+        persist::import(&self.inner, doc).map_err(SimError::Config)?;
+        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))
+    }
+
+    /// Every operation name (the names fault rules and the journal use).
+    pub fn operations() -> Vec<&'static str> {
+        router::operations()
     }
 
     /// Stop accepting, let open requests finish (at most 5 s), and return.
@@ -489,10 +601,15 @@ pub fn quirks() -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
 /// The CDN signature of `path` at `timestamp`: lowercase hex
 /// SHA-1(secret ‖ timestamp ‖ path).
 pub fn sign_cdn_path(secret: &str, timestamp: i64, path: &str) -> String {
+    sign_cdn_text(secret, &timestamp.to_string(), path)
+}
+
+/// The CDN signature over a timestamp's text as sent.
+pub(crate) fn sign_cdn_text(secret: &str, timestamp: &str, path: &str) -> String {
     use sha1::{Digest, Sha1};
     let mut h = Sha1::new();
     h.update(secret.as_bytes());
-    h.update(timestamp.to_string().as_bytes());
+    h.update(timestamp.as_bytes());
     h.update(path.as_bytes());
     hex::encode(h.finalize())
 }

@@ -10,9 +10,26 @@ use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
+const CONTROL_HELP: &str = "\
+Control API (loopback only, JSON, under the base URL):
+  GET    /_sim/health                  status, seed, size, simulated time
+  POST   /_sim/reset                   fresh dataset; body {\"seed\": N, \"size\": N} optional
+  GET    /_sim/state                   export everything (the --state file format)
+  PUT    /_sim/state                   import an exported state
+  GET    /_sim/clock                   simulated and wall time
+  POST   /_sim/clock/advance           {\"seconds\": N}: pending transitions complete in order
+  GET    /_sim/faults                  fault rules, and every operation name
+  POST   /_sim/faults                  add rules, e.g. {\"operation\": \"POST /v1/bareMetals/{bareMetalId}/install\",
+                                       \"fault\": \"status\", \"status\": 503, \"retry_after\": 2, \"times\": 2}
+                                       faults: status, latency (latency_ms), drop-before, drop-after,
+                                       truncate, malformed; times, probability (by seed, per operation)
+  DELETE /_sim/faults[/ID]             remove all rules (or one)
+  GET    /_sim/requests[?operation=OP] the request journal (newest 1000, secrets redacted)
+  DELETE /_sim/requests                clear the journal";
+
 /// A stateful fake server of the infra v1, cloud v2 and CDN interfaces.
 #[derive(Debug, Parser)]
-#[command(name = "hostapi-sim", version, about)]
+#[command(name = "hostapi-sim", version, about, after_help = CONTROL_HELP)]
 struct Args {
     /// Port to bind on 127.0.0.1 (0 = any free port).
     #[arg(long, default_value_t = 0)]
@@ -46,6 +63,20 @@ struct Args {
     /// Latency added to every request, in milliseconds.
     #[arg(long, default_value_t = 0)]
     latency_ms: u64,
+    /// Keep the state in FILE: loaded at start when it exists, saved
+    /// atomically (temporary file, then rename) after every change, so a
+    /// crash loses nothing that was answered. Simulated time and pending
+    /// transitions survive a restart.
+    #[arg(long, value_name = "FILE")]
+    state: Option<std::path::PathBuf>,
+    /// Largest accepted distance, in seconds, between a CDN timestamp and
+    /// the CDN clock.
+    #[arg(long, default_value_t = hostapi_sim::CDN_MAX_SKEW_SECS, value_parser = clap::value_parser!(i64).range(0..))]
+    cdn_clock_skew: i64,
+    /// The clock CDN timestamps are checked against: `wall` (the real
+    /// clock) or `sim` (simulated time, for clients with an injected clock).
+    #[arg(long, default_value = "wall", value_parser = ["wall", "sim"])]
+    cdn_clock: String,
 }
 
 #[tokio::main]
@@ -73,6 +104,9 @@ async fn main() -> std::process::ExitCode {
             latency_ms: args.latency_ms,
             ..FaultConfig::default()
         },
+        state_file: args.state,
+        cdn_clock_skew_secs: args.cdn_clock_skew,
+        cdn_clock_sim: args.cdn_clock == "sim",
     };
     let sim = match Sim::start(config).await {
         Ok(s) => s,

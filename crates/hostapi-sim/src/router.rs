@@ -11,10 +11,57 @@ use crate::error::{self, ApiError, ErrStyle};
 use crate::state::Cx;
 use crate::util::Req;
 
-/// Set the operation name and run its handler.
-pub(crate) fn op<T>(cx: &Cx<'_>, name: &'static str, f: impl FnOnce() -> T) -> T {
+/// Set the operation name and run its handler (unless the request is only
+/// being named: see [`Cx::probe`]).
+pub(crate) fn op(
+    cx: &Cx<'_>,
+    name: &'static str,
+    f: impl FnOnce() -> Result<Response, ApiError>,
+) -> Result<Response, ApiError> {
     cx.op.set(name);
+    if cx.probe {
+        return Err(ApiError::not_found("probe"));
+    }
     f()
+}
+
+/// The cloud v2 and CDN operation names (v1's are in [`crate::v1::ROUTES`]).
+const CLOUD_AND_CDN: &[&str] = &[
+    "GET /cloud/v2/virtualServers",
+    "GET /cloud/v2/virtualServers/{id}",
+    "PUT /cloud/v2/virtualServers/{id}",
+    "POST /cloud/v2/virtualServers/{id}/powerOn",
+    "POST /cloud/v2/virtualServers/{id}/powerOff",
+    "POST /cloud/v2/virtualServers/{id}/reboot",
+    "POST /cloud/v2/virtualServers/{id}/reinstall",
+    "GET /cloud/v2/virtualServers/{id}/credentials/{credentialType}",
+    "GET /cloud/v2/virtualServers/{id}/credentials/{credentialType}/{username}",
+    "GET /cloud/v2/virtualServers/{id}/metrics/datatraffic",
+    "GET /cloud/v2/privateClouds",
+    "POST /content/purge/{customer_number}/{zone_id}",
+    "GET /content/purge/{customer_number}/{zone_id}/{job_id}",
+    "GET /customers/reseller/{customer_number}/{sub_customer_number}",
+    "POST /customers/reseller/{customer_number}/{sub_customer_number}",
+    "GET /customers/acl/{customer_number}",
+    "POST /customers/acl/{customer_number}",
+    "DELETE /customers/acl/{customer_number}",
+    "GET /customers/{customer_number}/{limit}/{offset}",
+    "GET /origins/{customer_number}",
+    "POST /origins/{customer_number}",
+    "GET /origins/{customer_number}/{origin_id}",
+    "PUT /origins/{customer_number}/{origin_id}",
+];
+
+/// Every operation name (as in [`crate::Stats::operations`]), each once.
+pub(crate) fn operations() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in crate::v1::ROUTES {
+        if !out.contains(&r.name) {
+            out.push(r.name);
+        }
+    }
+    out.extend_from_slice(CLOUD_AND_CDN);
+    out
 }
 
 fn check_key(cx: &Cx<'_>, req: &Req) -> Result<(), ApiError> {
@@ -51,6 +98,9 @@ pub(crate) fn dispatch(cx: &Cx<'_>, req: &Req) -> Response {
             Err(ApiError::no_route(req.method.as_str(), &req.raw_path)),
         ),
     };
+    if cx.probe {
+        return Response::default();
+    }
     match result {
         Ok(r) => r,
         Err(e) => error::response(style, &e, &cx.inner.correlation_id(), cx.op.get()),

@@ -11,7 +11,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -34,13 +34,17 @@ use tokio::sync::watch;
 
 use crate::error::{self, ApiError, ErrStyle};
 use crate::faults::{self, FaultConfig, FaultKind, Plan};
+use crate::journal::{Journal, JournalEntry};
+use crate::rules::Rules;
 use crate::state::{Clock, Cx, Dataset, State, lock};
 use crate::util::{self, Req, hash3, kind};
 use crate::{Sim, SimConfig, SimError, Stats};
 
 /// Shared by every request.
 pub(crate) struct Inner {
-    pub(crate) ds: Dataset,
+    /// The dataset; replaced by a reset with a new seed or size, or an
+    /// import.
+    pub(crate) ds: Mutex<Arc<Dataset>>,
     pub(crate) api_key: String,
     pub(crate) cdn_secret: String,
     pub(crate) cdn_customer: String,
@@ -50,14 +54,42 @@ pub(crate) struct Inner {
     pub(crate) faults: FaultConfig,
     pub(crate) fault_rng: Mutex<Pcg64Mcg>,
     pub(crate) corr: AtomicU64,
+    /// Per-operation fault rules.
+    pub(crate) rules: Mutex<Rules>,
+    /// The request journal.
+    pub(crate) journal: Mutex<Journal>,
+    /// Set by every applied write; cleared when the state file is saved.
+    pub(crate) dirty: AtomicBool,
+    /// Where the state is persisted, if anywhere.
+    pub(crate) state_file: Option<std::path::PathBuf>,
+    /// Serialises saves of the state file.
+    pub(crate) save_lock: Mutex<()>,
+    /// Accepted distance of a CDN timestamp from the CDN clock, seconds.
+    pub(crate) cdn_max_skew: i64,
+    /// Check CDN timestamps against simulated time (else the wall clock).
+    pub(crate) cdn_clock_sim: bool,
 }
 
 impl Inner {
+    /// The current dataset.
+    pub(crate) fn dataset(&self) -> Arc<Dataset> {
+        lock(&self.ds).clone()
+    }
+
+    /// A fresh state for `ds` (the generated dataset, nothing changed).
+    pub(crate) fn fresh_state(&self, ds: &Dataset) -> State {
+        let mut st = State::default();
+        crate::v1::init(ds, &mut st);
+        crate::cdn::init(ds, &self.cdn_customer, &mut st);
+        st
+    }
+
     /// A correlation id, deterministic in the order of requests.
     pub(crate) fn correlation_id(&self) -> String {
         let n = self.corr.fetch_add(1, Ordering::Relaxed);
-        let h = hash3(self.ds.seed, kind::JOB, n | (1 << 62));
-        let g = hash3(self.ds.seed, kind::JOB, n | (1 << 61));
+        let seed = self.dataset().seed;
+        let h = hash3(seed, kind::JOB, n | (1 << 62));
+        let g = hash3(seed, kind::JOB, n | (1 << 61));
         format!(
             "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
             h >> 32,
@@ -87,15 +119,13 @@ pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
             cfg.faults.rate
         )));
     }
+    crate::check_size(cfg.size).map_err(SimError::Config)?;
     let ds = Dataset::new(cfg.seed, cfg.size);
     let cdn_customer = cfg
         .cdn_customer
         .clone()
         .unwrap_or_else(|| format!("{}", 100_000 + hash3(cfg.seed, kind::SECRET, 3) % 900_000));
     let clock = Clock::new(cfg.time_scale);
-    let mut st = State::default();
-    crate::v1::init(&ds, &mut st);
-    crate::cdn::init(&ds, &cdn_customer, &mut st);
     let inner = Arc::new(Inner {
         api_key: cfg
             .api_key
@@ -106,14 +136,32 @@ pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
             .clone()
             .unwrap_or_else(|| generated_secret(cfg.seed, 2, 32)),
         cdn_customer,
-        ds,
+        ds: Mutex::new(Arc::new(ds)),
         clock,
-        state: Mutex::new(st),
+        state: Mutex::new(State::default()),
         stats: Mutex::new(Stats::default()),
         fault_rng: Mutex::new(Pcg64Mcg::seed_from_u64(hash3(cfg.seed, kind::FAULTS, 0))),
         faults: cfg.faults.clone(),
         corr: AtomicU64::new(0),
+        rules: Mutex::new(Rules::default()),
+        journal: Mutex::new(Journal::default()),
+        dirty: AtomicBool::new(false),
+        state_file: cfg.state_file.clone(),
+        save_lock: Mutex::new(()),
+        cdn_max_skew: cfg.cdn_clock_skew_secs,
+        cdn_clock_sim: cfg.cdn_clock_sim,
     });
+    let loaded = match &cfg.state_file {
+        Some(path) => crate::persist::load(&inner, path)?,
+        None => false,
+    };
+    if !loaded {
+        let ds = inner.dataset();
+        *lock(&inner.state) = inner.fresh_state(&ds);
+        if inner.state_file.is_some() {
+            crate::persist::save_now(&inner).map_err(|e| SimError::State(e.to_string()))?;
+        }
+    }
     let listener = TcpListener::bind(("127.0.0.1", cfg.port))
         .await
         .map_err(|source| SimError::Bind {
@@ -141,9 +189,9 @@ async fn serve(listener: TcpListener, inner: Arc<Inner>, mut stop: watch::Receiv
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
+                Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    let svc = SimService { svc: TowerToHyperService::new(router.clone()) };
+                    let svc = SimService { svc: TowerToHyperService::new(router.clone()), peer };
                     let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), svc);
                     let fut = graceful.watch(conn);
                     tokio::spawn(async move {
@@ -187,14 +235,20 @@ impl std::error::Error for Dropped {}
 #[derive(Clone)]
 struct SimService {
     svc: TowerToHyperService<Router>,
+    peer: std::net::SocketAddr,
 }
+
+/// The address a request came from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Peer(pub(crate) std::net::SocketAddr);
 
 impl hyper::service::Service<Request<Incoming>> for SimService {
     type Response = Response;
     type Error = Dropped;
     type Future = Pin<Box<dyn Future<Output = Result<Response, Dropped>> + Send>>;
 
-    fn call(&self, req: Request<Incoming>) -> Self::Future {
+    fn call(&self, mut req: Request<Incoming>) -> Self::Future {
+        req.extensions_mut().insert(Peer(self.peer));
         let fut = self.svc.call(req);
         Box::pin(async move {
             let resp = match fut.await {
@@ -232,44 +286,26 @@ fn count(inner: &Inner, f: impl FnOnce(&mut Stats)) {
 }
 
 async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Response {
-    count(&inner, |s| s.requests += 1);
     let (parts, body) = req.into_parts();
     let path = parts.uri.path().to_string();
+    if path == "/_sim" || path.starts_with("/_sim/") {
+        return crate::control::handle(&inner, parts, body).await;
+    }
+    count(&inner, |s| s.requests += 1);
     let style = style_of(&path);
-
-    let plan: Plan = match parts.headers.get("x-sim-fault") {
-        Some(v) => match faults::parse_header(v.to_str().unwrap_or("\u{fffd}"), &inner.faults) {
-            Ok(p) => p,
-            Err(msg) => {
-                let e = ApiError::bad_field("X-Sim-Fault", &msg);
-                let r = error::response(style, &e, &inner.correlation_id(), "fault");
-                count(&inner, |s| *s.statuses.entry(400).or_default() += 1);
-                return r;
-            }
-        },
-        None => faults::draw(&mut lock(&inner.fault_rng), &inner.faults),
+    let (jpath, jquery) = crate::journal::redact(&path, parts.uri.query());
+    let journal = |op: &str, status: Option<u16>, fault: Option<&str>| {
+        lock(&inner.journal).push(JournalEntry {
+            seq: 0,
+            sim_time: inner.clock.now(),
+            method: parts.method.to_string(),
+            path: jpath.clone(),
+            query: jquery.clone(),
+            operation: op.to_string(),
+            status,
+            fault: fault.map(str::to_string),
+        });
     };
-    if plan.latency_ms > 0 {
-        count(&inner, |s| {
-            *s.faults.entry("latency".into()).or_default() += 1
-        });
-        tokio::time::sleep(Duration::from_millis(plan.latency_ms)).await;
-    }
-    if let Some(k) = plan.kind {
-        count(&inner, |s| {
-            *s.faults.entry(k.name().into()).or_default() += 1
-        });
-        tracing::debug!(fault = k.name(), %path, "injecting fault");
-        if k.before_handling() {
-            let r = status_fault(&inner, k, &plan, style);
-            if k != FaultKind::DropBefore {
-                count(&inner, |s| {
-                    *s.statuses.entry(r.status().as_u16()).or_default() += 1
-                });
-            }
-            return r;
-        }
-    }
 
     let body = match axum::body::to_bytes(body, 8 << 20).await {
         Ok(b) => b,
@@ -279,6 +315,7 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
                 message: "request body too large or unreadable".into(),
                 field: None,
             };
+            journal("", Some(413), None);
             return error::response(style, &e, &inner.correlation_id(), "");
         }
     };
@@ -301,16 +338,79 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
         })
         .unwrap_or_default();
     let req = Req {
-        method: parts.method,
+        method: parts.method.clone(),
         segs,
-        raw_path: path,
+        raw_path: path.clone(),
         query,
-        headers: parts.headers,
+        headers: parts.headers.clone(),
         body,
     };
+    let ds = inner.dataset();
+    // Name the operation first: fault rules are per operation.
+    let named = {
+        let cx = Cx {
+            inner: &inner,
+            ds: ds.clone(),
+            probe: true,
+            now: inner.clock.now(),
+            op: Cell::new(""),
+        };
+        crate::router::dispatch(&cx, &req);
+        cx.op.get()
+    };
+
+    let plan: Plan = match parts.headers.get("x-sim-fault") {
+        Some(v) => match faults::parse_header(v.to_str().unwrap_or("\u{fffd}"), &inner.faults) {
+            Ok(p) => p,
+            Err(msg) => {
+                let e = ApiError::bad_field("X-Sim-Fault", &msg);
+                let r = error::response(style, &e, &inner.correlation_id(), "fault");
+                count(&inner, |s| *s.statuses.entry(400).or_default() += 1);
+                journal(named, Some(400), None);
+                return r;
+            }
+        },
+        None => {
+            let base = faults::draw(&mut lock(&inner.fault_rng), &inner.faults);
+            lock(&inner.rules)
+                .decide(ds.seed, named, &base)
+                .unwrap_or(base)
+        }
+    };
+    if plan.latency_ms > 0 {
+        count(&inner, |s| {
+            *s.faults.entry("latency".into()).or_default() += 1
+        });
+        tokio::time::sleep(Duration::from_millis(plan.latency_ms)).await;
+    }
+    let fault_name = |k: FaultKind| -> String {
+        match plan.status {
+            Some(s) if k.before_handling() && k != FaultKind::DropBefore => s.to_string(),
+            _ => k.name().to_string(),
+        }
+    };
+    let latency_only = (plan.latency_ms > 0 && plan.kind.is_none()).then_some("latency");
+    if let Some(k) = plan.kind {
+        count(&inner, |s| {
+            *s.faults.entry(k.name().into()).or_default() += 1
+        });
+        tracing::debug!(fault = k.name(), %path, "injecting fault");
+        if k.before_handling() {
+            let r = status_fault(&inner, k, &plan, style);
+            let status = (k != FaultKind::DropBefore).then(|| r.status().as_u16());
+            if let Some(code) = status {
+                count(&inner, |s| *s.statuses.entry(code).or_default() += 1);
+            }
+            journal(named, status, Some(&fault_name(k)));
+            return r;
+        }
+    }
+
     let (resp, op) = {
         let cx = Cx {
             inner: &inner,
+            ds,
+            probe: false,
             now: inner.clock.now(),
             op: Cell::new(""),
         };
@@ -323,8 +423,22 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
             *s.operations.entry(op.to_string()).or_default() += 1
         });
     }
+    if inner.dirty.load(Ordering::Relaxed)
+        && let Err(e) = crate::persist::save(&inner)
+    {
+        tracing::error!(error = %e, "cannot save the state file");
+        let e = ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the simulator could not save its state file: {e}"),
+        );
+        return error::response(style, &e, &inner.correlation_id(), op);
+    }
+    let status = resp.status().as_u16();
     let resp = match plan.kind {
-        Some(FaultKind::DropAfter) => return drop_response(),
+        Some(FaultKind::DropAfter) => {
+            journal(op, None, Some("drop-after"));
+            return drop_response();
+        }
         Some(FaultKind::Truncate) => truncate(resp).await,
         Some(FaultKind::Malformed) => malform(resp).await,
         _ => resp,
@@ -332,6 +446,8 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
     count(&inner, |s| {
         *s.statuses.entry(resp.status().as_u16()).or_default() += 1
     });
+    let fault = plan.kind.map(fault_name);
+    journal(op, Some(status), fault.as_deref().or(latency_only));
     resp
 }
 
@@ -339,7 +455,7 @@ fn status_fault(inner: &Inner, k: FaultKind, plan: &Plan, style: ErrStyle) -> Re
     let corr = inner.correlation_id();
     match k {
         FaultKind::DropBefore => drop_response(),
-        FaultKind::BadGateway => {
+        FaultKind::BadGateway if plan.status.is_none_or(|s| s == 502) => {
             let mut r = Response::new(Body::from(
                 "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
             ));
@@ -349,11 +465,15 @@ fn status_fault(inner: &Inner, k: FaultKind, plan: &Plan, style: ErrStyle) -> Re
             r
         }
         _ => {
-            let (status, msg) = match k {
-                FaultKind::TooManyRequests => {
+            let (status, msg) = match (k, plan.status) {
+                (_, Some(s)) => (
+                    StatusCode::from_u16(s).unwrap_or(StatusCode::SERVICE_UNAVAILABLE),
+                    "Injected fault",
+                ),
+                (FaultKind::TooManyRequests, None) => {
                     (StatusCode::TOO_MANY_REQUESTS, "Rate limit exceeded")
                 }
-                FaultKind::ServiceUnavailable => (
+                (FaultKind::ServiceUnavailable, None) => (
                     StatusCode::SERVICE_UNAVAILABLE,
                     "Service temporarily unavailable",
                 ),
@@ -365,7 +485,7 @@ fn status_fault(inner: &Inner, k: FaultKind, plan: &Plan, style: ErrStyle) -> Re
                 field: None,
             };
             let mut r = error::response(style, &e, &corr, "");
-            if k == FaultKind::TooManyRequests
+            if (k == FaultKind::TooManyRequests || plan.send_retry_after)
                 && let Ok(v) = HeaderValue::from_str(&plan.retry_after.to_string())
             {
                 r.headers_mut().insert(header::RETRY_AFTER, v);
@@ -426,12 +546,13 @@ async fn malform(resp: Response) -> Response {
 /// Everything mutable, evaluated at the current simulated time.
 pub(crate) fn snapshot(inner: &Inner) -> Value {
     let now = inner.clock.now();
+    let ds = inner.dataset();
     let st = lock(&inner.state);
     json!({
         "simTime": now,
-        "v1": crate::v1::snapshot(&inner.ds, &st, now),
-        "cloud": crate::cloud::snapshot(&inner.ds, &st, now),
-        "cdn": crate::cdn::snapshot(&inner.ds, &st, now),
+        "v1": crate::v1::snapshot(&ds, &st, now),
+        "cloud": crate::cloud::snapshot(&ds, &st, now),
+        "cdn": crate::cdn::snapshot(&ds, &st, now),
         "writes": serde_json::to_value(&st.writes).unwrap_or(Value::Null),
     })
 }

@@ -3,10 +3,11 @@
 //! (private networks, CDN sub-customers, origins, purge jobs, ACL).
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::WriteRecord;
@@ -15,6 +16,8 @@ use crate::WriteRecord;
 #[derive(Debug, Clone)]
 pub(crate) struct Dataset {
     pub(crate) seed: u64,
+    /// The size knob as given (0 = the default).
+    pub(crate) size: usize,
     pub(crate) cloud: usize,
     pub(crate) v1_vs: usize,
     pub(crate) bare_metals: usize,
@@ -38,6 +41,7 @@ impl Dataset {
         let (racks, private_clouds) = ((n / 1000).max(10), (n / 1000).max(10));
         Dataset {
             seed,
+            size,
             cloud: n,
             v1_vs,
             bare_metals,
@@ -60,39 +64,90 @@ impl Dataset {
 }
 
 /// The simulated clock: simulated seconds = real seconds × `scale`,
-/// starting at the real wall clock when the simulator starts.
+/// starting at the real wall clock when the simulator starts, plus any
+/// seconds the control API moved it forward (or a state file set it to).
 #[derive(Debug)]
 pub(crate) struct Clock {
     start: Instant,
-    start_unix: f64,
-    scale: f64,
+    /// Simulated time at `start`.
+    base: Mutex<f64>,
+    pub(crate) scale: f64,
 }
 
 impl Clock {
     pub(crate) fn new(scale: f64) -> Self {
-        let start_unix = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs_f64())
-            .unwrap_or(0.0);
         Clock {
             start: Instant::now(),
-            start_unix,
+            base: Mutex::new(wall_now()),
             scale,
         }
     }
 
     /// Simulated Unix time in seconds.
     pub(crate) fn now(&self) -> f64 {
-        self.start_unix + self.start.elapsed().as_secs_f64() * self.scale
+        *lock(&self.base) + self.start.elapsed().as_secs_f64() * self.scale
     }
+
+    /// Move simulated time forward by `secs` (≥ 0); answers the new time.
+    pub(crate) fn advance(&self, secs: f64) -> f64 {
+        let mut b = lock(&self.base);
+        *b += secs.max(0.0);
+        *b + self.start.elapsed().as_secs_f64() * self.scale
+    }
+
+    /// Make the simulated time `t` now (a state file's time).
+    pub(crate) fn set(&self, t: f64) {
+        *lock(&self.base) = t - self.start.elapsed().as_secs_f64() * self.scale;
+    }
+}
+
+/// The real wall clock, Unix seconds.
+pub(crate) fn wall_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
 }
 
 /// A state that changes over simulated time: each step holds until its
 /// deadline, then `then` holds for ever.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub(crate) struct Timeline {
     pub(crate) steps: Vec<(&'static str, f64)>,
     pub(crate) then: &'static str,
+}
+
+/// A [`Timeline`] as stored in a state file (names not yet interned).
+#[derive(Deserialize)]
+struct TimelineWire {
+    steps: Vec<(String, f64)>,
+    then: String,
+}
+
+/// Every state name a timeline may hold.
+const TIMELINE_NAMES: &[&str] = &["STARTING", "RUNNING", "STOPPING", "STOPPED"];
+
+fn intern(name: &str) -> Result<&'static str, String> {
+    TIMELINE_NAMES
+        .iter()
+        .find(|n| **n == name)
+        .copied()
+        .ok_or_else(|| format!("unknown power state {name:?}"))
+}
+
+impl<'de> Deserialize<'de> for Timeline {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = TimelineWire::deserialize(d)?;
+        Ok(Timeline {
+            steps: w
+                .steps
+                .iter()
+                .map(|(n, t)| intern(n).map(|n| (n, *t)))
+                .collect::<Result<_, _>>()
+                .map_err(serde::de::Error::custom)?,
+            then: intern(&w.then).map_err(serde::de::Error::custom)?,
+        })
+    }
 }
 
 impl Timeline {
@@ -111,7 +166,7 @@ impl Timeline {
 }
 
 /// Changes to one cloud virtual server.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct CloudOver {
     pub(crate) reference: Option<Option<String>>,
     pub(crate) power: Option<Timeline>,
@@ -119,7 +174,7 @@ pub(crate) struct CloudOver {
 }
 
 /// Changes to one v1 virtual server.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct V1VsOver {
     pub(crate) running: Option<bool>,
     pub(crate) reinstalls: u32,
@@ -127,7 +182,7 @@ pub(crate) struct V1VsOver {
 }
 
 /// A DNS record.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct DnsRec {
     pub(crate) id: u64,
     pub(crate) host: String,
@@ -137,21 +192,21 @@ pub(crate) struct DnsRec {
 }
 
 /// Changes to one domain; its records are materialised on the first write.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct DomainOver {
     pub(crate) ttl: Option<i64>,
     pub(crate) records: Option<Vec<DnsRec>>,
 }
 
 /// A bare metal installation or rescue boot in progress (or finished).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct BmTask {
     pub(crate) rescue: bool,
     pub(crate) until: f64,
 }
 
 /// Changes to one bare metal server.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct BmOver {
     pub(crate) reference: Option<Option<String>>,
     pub(crate) switch_open: Option<bool>,
@@ -164,14 +219,14 @@ pub(crate) struct BmOver {
 }
 
 /// Changes to one IP address (bare metal, rack or v1 virtual server).
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub(crate) struct IpOver {
     pub(crate) reverse: Option<String>,
     pub(crate) null_routed: Option<bool>,
 }
 
 /// A member of a private network.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Member {
     pub(crate) bm: usize,
     pub(crate) added: f64,
@@ -193,7 +248,7 @@ impl Member {
 }
 
 /// A private network.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct PrivNet {
     pub(crate) id: u64,
     pub(crate) name: String,
@@ -203,15 +258,19 @@ pub(crate) struct PrivNet {
 }
 
 /// A CDN purge job.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct PurgeJob {
     pub(crate) zone: u64,
     pub(crate) urls: Vec<String>,
     pub(crate) created: f64,
 }
 
+/// A simulated time long before any request (finite, so a state file can
+/// hold it).
+pub(crate) const LONG_AGO: f64 = -1.0e15;
+
 /// Everything mutable.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct State {
     pub(crate) cloud: BTreeMap<usize, CloudOver>,
     pub(crate) v1_vs: BTreeMap<usize, V1VsOver>,
@@ -228,29 +287,38 @@ pub(crate) struct State {
     pub(crate) purge_jobs: BTreeMap<u64, PurgeJob>,
     pub(crate) next_purge: u64,
     pub(crate) next_job: u64,
-    pub(crate) writes: Vec<WriteRecord>,
+    /// The newest [`crate::WRITE_LOG_CAP`] applied writes, oldest first.
+    pub(crate) writes: VecDeque<WriteRecord>,
+    /// Sequence number of the last write (it keeps counting when the oldest
+    /// are dropped).
+    #[serde(default)]
+    pub(crate) write_seq: u64,
 }
 
 /// Per-request context: the simulator, the simulated time of the request
 /// and the operation name (set by the router).
 pub(crate) struct Cx<'a> {
     pub(crate) inner: &'a crate::server::Inner,
+    /// The dataset the request is served from (a reset may replace it).
+    pub(crate) ds: std::sync::Arc<Dataset>,
+    /// Only name the operation (set [`Cx::op`]) and run nothing.
+    pub(crate) probe: bool,
     pub(crate) now: f64,
     pub(crate) op: Cell<&'static str>,
 }
 
 impl Cx<'_> {
     pub(crate) fn ds(&self) -> &Dataset {
-        &self.inner.ds
+        &self.ds
     }
 
     pub(crate) fn seed(&self) -> u64 {
-        self.inner.ds.seed
+        self.ds.seed
     }
 
     /// The chooser of documented alternatives.
     pub(crate) fn var(&self) -> &crate::variants::Variants {
-        &self.inner.ds.variants
+        &self.ds.variants
     }
 
     pub(crate) fn state(&self) -> MutexGuard<'_, State> {
@@ -259,14 +327,33 @@ impl Cx<'_> {
 
     /// Record an applied write in the write log.
     pub(crate) fn log(&self, st: &mut State, target: impl Into<String>) {
-        let seq = st.writes.len() as u64 + 1;
-        st.writes.push(WriteRecord {
+        st.write_seq += 1;
+        let seq = st.write_seq;
+        if st.writes.len() >= crate::WRITE_LOG_CAP {
+            st.writes.pop_front();
+        }
+        self.inner
+            .dirty
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        st.writes.push_back(WriteRecord {
             seq,
             operation: self.op.get().to_string(),
             target: target.into(),
             sim_time: self.now,
         });
     }
+}
+
+/// Refuse a create once `count` records of a kind exist
+/// ([`crate::MAX_CREATED`]).
+pub(crate) fn check_room(count: usize, what: &str) -> Result<(), crate::error::ApiError> {
+    if count >= crate::MAX_CREATED {
+        return Err(crate::error::ApiError::conflict(format!(
+            "the simulator holds at most {} {what}: delete some first",
+            crate::MAX_CREATED
+        )));
+    }
+    Ok(())
 }
 
 /// Lock a mutex, recovering the data if a panicking thread poisoned it.

@@ -285,6 +285,14 @@ pub(crate) fn create_record(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Respon
     )?;
     check_editable(i, name)?;
     let mut st = cx.state();
+    let created = st
+        .domains
+        .values()
+        .filter_map(|d| d.records.as_ref())
+        .flatten()
+        .filter(|r| r.id > DNS_NEW_BASE)
+        .count();
+    crate::state::check_room(created, "created DNS records")?;
     let mut recs = records_of(&st, i);
     st.next_dns_record += 1;
     let rec = DnsRec {

@@ -489,8 +489,39 @@ pub(crate) fn route(cx: &Cx<'_>, req: &Req, segs: &[&str]) -> Result<Response, A
         }
         if let Some(caps) = matches(r.path, segs) {
             cx.op.set(r.name);
+            if cx.probe {
+                return Err(ApiError::not_found("probe"));
+            }
             return (r.handler)(cx, req, &caps);
         }
     }
     Err(ApiError::no_route(req.method.as_str(), &req.raw_path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At the largest accepted size, generated DNS ids stay below the ids
+    /// of created records and every address is a valid, distinct IPv4.
+    #[test]
+    fn ids_and_addresses_stay_valid_at_the_largest_size() {
+        let ds = Dataset::new(0, crate::MAX_SIZE);
+        let last = domains::generated_records(ds.domains - 1);
+        assert!(last.iter().all(|r| r.id < DNS_NEW_BASE));
+        let tops = [
+            util::ip_of(5, 79, ds.cloud as u64 - 1),
+            util::ip_of(10, 32, ds.cloud as u64 - 1),
+            util::ip_of(85, 17, ds.bare_metals as u64 * 4),
+            util::ip_of(37, 48, ds.v1_vs as u64 * 2),
+            util::ip_of(95, 211, ds.racks as u64 * 8),
+            util::ip_of(185, 100, ds.domains as u64 * 4),
+        ];
+        for ip in &tops {
+            assert!(ip.parse::<std::net::Ipv4Addr>().is_ok(), "{ip}");
+        }
+        // The cloud ranges stay below the private clouds' (5.200, 10.200).
+        let second = |ip: &str| ip.split('.').nth(1).and_then(|o| o.parse::<u32>().ok());
+        assert!(second(&tops[0]) < Some(200) && second(&tops[1]) < Some(200));
+    }
 }

@@ -8,7 +8,7 @@ use crate::v1::bare_metal::{bm_facts, bm_index};
 pub(crate) fn init(ds: &Dataset, st: &mut State) {
     let h = hash3(ds.seed, kind::BARE_METAL, 1 << 50);
     let created = EPOCH + 6 * YEAR + (h % YEAR as u64) as i64;
-    let long_ago = f64::NEG_INFINITY;
+    let long_ago = crate::state::LONG_AGO;
     st.private_networks.insert(
         FIRST_PRIVATE_NETWORK,
         PrivNet {
@@ -95,6 +95,7 @@ pub(crate) fn create_network(cx: &Cx<'_>, req: &Req) -> Result<Response, ApiErro
         ));
     }
     let mut st = cx.state();
+    crate::state::check_room(st.private_networks.len(), "private networks")?;
     let id = st.next_private_network;
     st.next_private_network += 1;
     st.private_networks.insert(

@@ -1,0 +1,313 @@
+//! The control API under `/_sim/` (loopback only, JSON): health, reset,
+//! state export/import, the simulated clock, fault rules and the request
+//! journal. See the crate docs for the endpoints.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::request::Parts;
+use axum::http::{Method, StatusCode};
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use crate::rules::FaultRule;
+use crate::server::{Inner, Peer};
+use crate::state::{Dataset, lock};
+use crate::util;
+
+/// Largest control request body.
+const MAX_BODY: usize = 16 << 20;
+/// Largest single clock advance: ten years.
+pub const MAX_ADVANCE_SECS: f64 = 10.0 * 365.0 * 86_400.0;
+
+fn answer(status: StatusCode, v: &Value) -> Response {
+    util::json(status, v)
+}
+
+fn bad(msg: impl Into<String>) -> Response {
+    answer(StatusCode::BAD_REQUEST, &json!({"error": msg.into()}))
+}
+
+fn method_not_allowed(allowed: &str) -> Response {
+    let mut r = answer(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &json!({"error": format!("allowed: {allowed}")}),
+    );
+    if let Ok(v) = axum::http::HeaderValue::from_str(allowed) {
+        r.headers_mut().insert(axum::http::header::ALLOW, v);
+    }
+    r
+}
+
+/// A JSON body, or `default` when the body is empty.
+fn body_json(bytes: &[u8], default: Value) -> Result<Value, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(default);
+    }
+    serde_json::from_slice(bytes).map_err(|e| format!("body: not JSON: {e}"))
+}
+
+fn saved(inner: &Inner, ok: Response) -> Response {
+    match crate::persist::save(inner) {
+        Ok(()) => ok,
+        Err(e) => answer(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &json!({"error": format!("cannot save the state file: {e}")}),
+        ),
+    }
+}
+
+pub(crate) async fn handle(inner: &Arc<Inner>, parts: Parts, body: Body) -> Response {
+    if let Some(Peer(peer)) = parts.extensions.get::<Peer>()
+        && !peer.ip().is_loopback()
+    {
+        return answer(
+            StatusCode::FORBIDDEN,
+            &json!({"error": "the control API answers loopback clients only"}),
+        );
+    }
+    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(b) => b,
+        Err(_) => {
+            return answer(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &json!({"error": "body too large"}),
+            );
+        }
+    };
+    let path = parts.uri.path().trim_end_matches('/');
+    let query: Vec<(String, String)> = parts
+        .uri
+        .query()
+        .map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+        .unwrap_or_default();
+    let m = &parts.method;
+    match path {
+        "/_sim/health" => match *m {
+            Method::GET => health(inner),
+            _ => method_not_allowed("GET"),
+        },
+        "/_sim/reset" => match *m {
+            Method::POST => reset(inner, &bytes),
+            _ => method_not_allowed("POST"),
+        },
+        "/_sim/state" => match *m {
+            Method::GET => answer(StatusCode::OK, &crate::persist::export(inner)),
+            Method::PUT => match body_json(&bytes, Value::Null) {
+                Ok(doc) => match crate::persist::import(inner, doc) {
+                    Ok(()) => saved(inner, health(inner)),
+                    Err(e) => bad(e),
+                },
+                Err(e) => bad(e),
+            },
+            _ => method_not_allowed("GET, PUT"),
+        },
+        "/_sim/clock" => match *m {
+            Method::GET => answer(StatusCode::OK, &clock(inner)),
+            _ => method_not_allowed("GET"),
+        },
+        "/_sim/clock/advance" => match *m {
+            Method::POST => advance(inner, &bytes),
+            _ => method_not_allowed("POST"),
+        },
+        "/_sim/faults" => match *m {
+            Method::GET => answer(StatusCode::OK, &faults(inner)),
+            Method::POST => add_faults(inner, &bytes),
+            Method::DELETE => {
+                lock(&inner.rules).clear();
+                answer(StatusCode::OK, &faults(inner))
+            }
+            _ => method_not_allowed("GET, POST, DELETE"),
+        },
+        "/_sim/requests" => match *m {
+            Method::GET => {
+                let op = query
+                    .iter()
+                    .find(|(k, _)| k == "operation")
+                    .map(|(_, v)| v.as_str());
+                let entries = lock(&inner.journal).list(op);
+                answer(StatusCode::OK, &json!({"requests": entries}))
+            }
+            Method::DELETE => {
+                lock(&inner.journal).clear();
+                answer(StatusCode::OK, &json!({"requests": []}))
+            }
+            _ => method_not_allowed("GET, DELETE"),
+        },
+        p => match p.strip_prefix("/_sim/faults/") {
+            Some(id) => match *m {
+                Method::DELETE => match id.parse::<u64>() {
+                    Ok(id) if lock(&inner.rules).remove(id) => {
+                        answer(StatusCode::OK, &faults(inner))
+                    }
+                    _ => answer(
+                        StatusCode::NOT_FOUND,
+                        &json!({"error": format!("no fault rule {id}")}),
+                    ),
+                },
+                _ => method_not_allowed("DELETE"),
+            },
+            None => answer(
+                StatusCode::NOT_FOUND,
+                &json!({"error": format!("no control endpoint {p}")}),
+            ),
+        },
+    }
+}
+
+fn health(inner: &Inner) -> Response {
+    let ds = inner.dataset();
+    answer(
+        StatusCode::OK,
+        &json!({
+            "status": "ok",
+            "seed": ds.seed,
+            "size": ds.size,
+            "simTime": inner.clock.now(),
+            "stateFile": inner.state_file.as_ref().map(|p| p.display().to_string()),
+        }),
+    )
+}
+
+fn clock(inner: &Inner) -> Value {
+    json!({
+        "simTime": inner.clock.now(),
+        "wallTime": crate::state::wall_now(),
+        "timeScale": inner.clock.scale,
+    })
+}
+
+fn reset(inner: &Inner, bytes: &[u8]) -> Response {
+    let body = match body_json(bytes, json!({})) {
+        Ok(b) => b,
+        Err(e) => return bad(e),
+    };
+    let Some(obj) = body.as_object() else {
+        return bad("body: must be a JSON object");
+    };
+    if let Some(k) = obj.keys().find(|k| *k != "seed" && *k != "size") {
+        return bad(format!("{k}: unknown field (seed and size are accepted)"));
+    }
+    let seed = match obj.get("seed") {
+        None => None,
+        Some(v) => match v.as_u64() {
+            Some(s) => Some(s),
+            None => return bad("seed: must be a non-negative integer"),
+        },
+    };
+    let size = match obj.get("size") {
+        None => None,
+        Some(v) => match v.as_u64().and_then(|s| usize::try_from(s).ok()) {
+            Some(s) => Some(s),
+            None => return bad("size: must be a non-negative integer"),
+        },
+    };
+    match do_reset(inner, seed, size) {
+        Ok(()) => saved(inner, health(inner)),
+        Err(e) => bad(e),
+    }
+}
+
+/// Back to the generated dataset (of a new seed or size if given): the
+/// state, the write log, the fault rules and the journal are cleared; the
+/// credentials and the simulated clock are kept.
+pub(crate) fn do_reset(
+    inner: &Inner,
+    seed: Option<u64>,
+    size: Option<usize>,
+) -> Result<(), String> {
+    let cur = inner.dataset();
+    let (seed, size) = (seed.unwrap_or(cur.seed), size.unwrap_or(cur.size));
+    crate::check_size(size)?;
+    let ds = if seed == cur.seed && size == cur.size {
+        cur
+    } else {
+        Arc::new(Dataset::new(seed, size))
+    };
+    {
+        let mut st = lock(&inner.state);
+        *st = inner.fresh_state(&ds);
+        *lock(&inner.ds) = ds;
+        inner
+            .dirty
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    lock(&inner.rules).clear();
+    lock(&inner.journal).clear();
+    Ok(())
+}
+
+fn advance(inner: &Inner, bytes: &[u8]) -> Response {
+    let body = match body_json(bytes, Value::Null) {
+        Ok(b) => b,
+        Err(e) => return bad(e),
+    };
+    let secs = body.get("seconds").and_then(Value::as_f64);
+    match secs
+        .ok_or_else(advance_range)
+        .and_then(|s| do_advance(inner, s))
+    {
+        Ok(_) => saved(inner, answer(StatusCode::OK, &clock(inner))),
+        Err(e) => bad(e),
+    }
+}
+
+fn advance_range() -> String {
+    format!("seconds: required, a number from 0 to {MAX_ADVANCE_SECS}")
+}
+
+/// Move simulated time forward; answers the new time.
+pub(crate) fn do_advance(inner: &Inner, secs: f64) -> Result<f64, String> {
+    if !(secs.is_finite() && (0.0..=MAX_ADVANCE_SECS).contains(&secs)) {
+        return Err(advance_range());
+    }
+    // Under the state lock, so no request sees half an advance.
+    let _st = lock(&inner.state);
+    let t = inner.clock.advance(secs);
+    inner
+        .dirty
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    Ok(t)
+}
+
+fn faults(inner: &Inner) -> Value {
+    json!({
+        "rules": lock(&inner.rules).rules,
+        "operations": crate::router::operations(),
+    })
+}
+
+fn add_faults(inner: &Inner, bytes: &[u8]) -> Response {
+    let body = match body_json(bytes, Value::Null) {
+        Ok(b) => b,
+        Err(e) => return bad(e),
+    };
+    let list = match body {
+        Value::Array(a) => a,
+        v @ Value::Object(_) => vec![v],
+        _ => return bad("body: a fault rule object or an array of them"),
+    };
+    let mut rules = Vec::new();
+    for (i, v) in list.into_iter().enumerate() {
+        match serde_json::from_value::<FaultRule>(v) {
+            Ok(r) => rules.push(r),
+            Err(e) => return bad(format!("rule {i}: {e}")),
+        }
+    }
+    match do_add_faults(inner, rules) {
+        Ok(added) => answer(StatusCode::CREATED, &json!({"rules": added})),
+        Err(e) => bad(e),
+    }
+}
+
+/// Validate and add fault rules (all or none); answers them with ids.
+pub(crate) fn do_add_faults(
+    inner: &Inner,
+    rules: Vec<FaultRule>,
+) -> Result<Vec<FaultRule>, String> {
+    let ops = crate::router::operations();
+    for (i, r) in rules.iter().enumerate() {
+        r.validate(&ops).map_err(|e| format!("rule {i}: {e}"))?;
+    }
+    lock(&inner.rules).add(rules)
+}
