@@ -14,8 +14,11 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
     let command = match command {
         Command::Completions { shell } => {
             let mut command = Cli::command();
-            clap_complete::generate(shell, &mut command, "hostapi", &mut std::io::stdout());
-            return Ok(());
+            // Into a buffer first: clap_complete panics when stdout closes under it
+            // (`| head`); a closed pipe ends the command quietly instead.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "hostapi", &mut script);
+            return crate::output::emit_bytes(&script);
         }
         Command::Config(command) => {
             let printer = Printer::new(global.output, global.show_secrets).shaped(global.shape());

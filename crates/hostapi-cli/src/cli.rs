@@ -185,7 +185,7 @@ pub(crate) enum Command {
     /// Cloud servers of the cloud v2 API: power, credentials, metrics; private clouds.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi cloud list\n  hostapi cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --wait"
+        after_help = "Examples:\n  hostapi cloud list\n  hostapi cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
     )]
     Cloud(commands::cloud::CloudCommand),
     /// Domain names: list, read, change the TTL.

@@ -16,16 +16,21 @@ pub(crate) fn confirm(action: &str, yes: bool) -> Result<(), Failure> {
                 .hint("pass --yes to confirm when not running on a terminal"),
         );
     }
-    eprint!("{action}? This cannot be undone. Type `yes` to go on: ");
-    let _ = std::io::stderr().flush();
-    let mut answer = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut answer)
-        .map_err(|e| Failure::usage(format!("cannot read the answer: {e}")))?;
-    if answer.trim().eq_ignore_ascii_case("yes") {
-        Ok(())
-    } else {
-        Err(Failure::usage(format!("did not {action}: not confirmed")))
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    eprint!("{action}? Type yes to go on, no to stop: ");
+    loop {
+        let _ = std::io::stderr().flush();
+        let answer = match lines.next() {
+            Some(Ok(line)) => line,
+            Some(Err(e)) => return Err(Failure::usage(format!("cannot read the answer: {e}"))),
+            // The input ended: nothing is done.
+            None => return Err(Failure::usage(format!("did not {action}: not confirmed"))),
+        };
+        match answer.trim().to_ascii_lowercase().as_str() {
+            "yes" | "y" => return Ok(()),
+            "no" | "n" => return Err(Failure::usage(format!("did not {action}: not confirmed"))),
+            _ => eprint!("please type yes or no: "),
+        }
     }
 }

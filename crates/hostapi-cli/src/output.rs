@@ -524,6 +524,18 @@ fn emit_json(json: &Value) -> Result<(), Failure> {
     emit(&text)
 }
 
+/// Writes bytes to stdout as they are; a closed pipe is not a failure.
+pub(crate) fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::new(
+            crate::failure::API,
+            format!("cannot write the output: {e}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn emit(text: &str) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();
     match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {

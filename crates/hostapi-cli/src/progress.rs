@@ -89,7 +89,7 @@ impl Progress {
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
                 if *last != line {
-                    eprintln!("{line} ({:.1}s)", elapsed.as_secs_f64());
+                    eprintln!("{line} ({})", hostapi::human_duration(elapsed));
                     *last = line;
                 }
             }
@@ -119,7 +119,10 @@ impl Progress {
         if let Some(bar) = self.bar {
             bar.finish_and_clear();
         }
-        eprintln!("{line} ({:.1}s)", self.started.elapsed().as_secs_f64());
+        eprintln!(
+            "{line} ({})",
+            hostapi::human_duration(self.started.elapsed())
+        );
     }
 
     /// Ends the display without a line (an error follows).

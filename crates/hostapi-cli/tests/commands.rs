@@ -131,7 +131,7 @@ fn global_flags_go_anywhere_on_the_line() {
 
 #[test]
 fn waits_end_in_the_state_awaited_with_progress_on_stderr() {
-    let stopped = sandbox_line(&format!("cloud power-off {CLOUD_ID} --wait -o json")).ok();
+    let stopped = sandbox_line(&format!("cloud power-off {CLOUD_ID} --wait --yes -o json")).ok();
     assert_eq!(stopped.json()["state"], "stopped");
     assert!(
         stopped.stderr.contains("waiting for cloud server"),
@@ -141,7 +141,7 @@ fn waits_end_in_the_state_awaited_with_progress_on_stderr() {
     assert!(stopped.stderr.contains("is STOPPED"), "{}", stopped.stderr);
 
     // Without --wait: the job.
-    let job = sandbox_line(&format!("cloud reboot {CLOUD_ID} -o json"))
+    let job = sandbox_line(&format!("cloud reboot {CLOUD_ID} --yes -o json"))
         .ok()
         .json();
     assert!(job["id"].is_string() && job["status"].is_string(), "{job}");

@@ -395,3 +395,172 @@ fn output_shaping_works_in_every_format() {
     assert_eq!(one.as_object().unwrap().len(), 2, "{one}");
     assert!(one["location"]["site"].is_string(), "{one}");
 }
+
+/// Changes that cut service or replace a whole configuration ask first: without a
+/// terminal and without --yes they are refused (exit 2) and nothing is printed.
+#[test]
+fn changes_that_cut_service_ask_first() {
+    for args in [
+        &["cdn", "acl", "set", "--allow", "content.get"][..],
+        &["bare-metal", "switch-port", "close", "20001"],
+        &["ips", "update", "85.17.0.10", "--null-routed", "true"],
+        &[
+            "bare-metal",
+            "ips",
+            "update",
+            "20001",
+            "85.17.0.10",
+            "--null-routed",
+            "on",
+        ],
+        &["bare-metal", "power", "cycle", "20001"],
+        &["vps", "power-off", "100001"],
+        &["vps", "reboot", "100001"],
+        &["vps", "reinstall", "100001"],
+        &["cloud", "power-off", "c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"],
+    ] {
+        let run = sandbox(args).code(2);
+        assert!(
+            run.stderr.contains("without confirmation"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("--yes"), "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+        sandbox(&[args, &["--yes"][..]].concat()).ok();
+    }
+    // Turning null routing off cuts nothing: no question.
+    sandbox(&["ips", "update", "85.17.0.10", "--null-routed", "false"]).ok();
+}
+
+/// On a terminal, an unclear answer is asked again; `yes` then goes on.
+#[test]
+fn an_unclear_answer_is_asked_again() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no `script` to give the binary a terminal");
+        return;
+    }
+    let home = TempDir::new("prompt");
+    let line = format!(
+        "{} --sandbox --sandbox-time-scale {} -o json bare-metal switch-port close 20001",
+        common::BIN,
+        common::TIME_SCALE
+    );
+    let mut command = common::command(home.path());
+    command
+        .env_clear()
+        .env("HOME", home.path())
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("COLUMNS", "100")
+        .args(["-qec", &line, "/dev/null"]);
+    command.stdin(std::process::Stdio::piped());
+    // `script` reads the answers from its input and types them on the terminal.
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env("HOME", home.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("script starts");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(b"maybe\nyes\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("please type yes or no"), "{text}");
+    assert!(text.contains("\"status\""), "{text}");
+}
+
+/// vps power actions and the bare metal power cycle take --wait; durations read as
+/// people write them.
+#[test]
+fn power_actions_wait_and_durations_read_well() {
+    let run = sandbox(&[
+        "vps",
+        "power-off",
+        "100001",
+        "--yes",
+        "--wait",
+        "-o",
+        "json",
+    ])
+    .ok();
+    assert_eq!(run.json()["state"], "stopped", "{}", run.stdout);
+    assert!(
+        run.stderr.contains("virtual server 100001 is stopped ("),
+        "{}",
+        run.stderr
+    );
+    let run = sandbox(&["vps", "power-on", "100003", "--wait", "-o", "json"]).ok();
+    assert_eq!(run.json()["state"], "running");
+    // The sandbox's power cycle is too quick to be seen off, so the wait for it ends
+    // at its deadline: kept exactly, and told in a duration people read.
+    let run = sandbox(&[
+        "bare-metal",
+        "power",
+        "cycle",
+        "20001",
+        "--yes",
+        "--wait",
+        "--wait-timeout",
+        "1s",
+    ])
+    .code(5);
+    assert!(run.stderr.contains("after 1.0s"), "{}", run.stderr);
+    assert!(run.stderr.contains("--wait-timeout"), "{}", run.stderr);
+    // A duration reads as 5.0s or 2m10s, never as 5.005874957s.
+    for line in run.stderr.lines().filter(|l| l.ends_with(')')) {
+        let inner = line.rsplit('(').next().unwrap().trim_end_matches(')');
+        assert!(
+            inner.ends_with("ms") || inner.split('.').nth(1).is_none_or(|f| f.len() <= 2),
+            "{line}"
+        );
+    }
+    // Too short an interval is refused before anything is sent.
+    let run = sandbox(&[
+        "vps",
+        "power-on",
+        "100003",
+        "--wait",
+        "--wait-interval",
+        "0s",
+    ])
+    .code(2);
+    assert!(run.stderr.contains("--wait-interval"), "{}", run.stderr);
+}
+
+/// A closed pipe ends quietly: completions and long outputs under `| head -1`.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let home = TempDir::new("pipe");
+    for line in [
+        format!("'{}' completions bash | head -1", common::BIN),
+        format!("'{}' completions zsh | head -1", common::BIN),
+        format!("'{}' completions fish | head -1", common::BIN),
+        format!("'{}' --sandbox vps list -o csv | head -1", common::BIN),
+        format!("'{}' --sandbox cloud list -o json | head -1", common::BIN),
+    ] {
+        let script = format!("{line}; exit ${{PIPESTATUS[0]}}");
+        let run = common::finish({
+            let mut command = std::process::Command::new("bash");
+            command.args(["-c", &script]).env("HOME", home.path());
+            command
+        });
+        assert!(
+            run.code == 0 || run.code == 141,
+            "{line}: exit {}\n{}",
+            run.code,
+            run.stderr
+        );
+        assert!(!run.stderr.contains("panicked"), "{line}: {}", run.stderr);
+        assert_eq!(run.stdout.lines().count(), 1, "{line}");
+    }
+}

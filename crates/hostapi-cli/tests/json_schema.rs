@@ -53,12 +53,14 @@ fn every_commands_json_matches_the_schema() {
     let cloud_metrics =
         format!("cloud metrics datatraffic {CLOUD} --from 2024-01-01 --to 2024-01-15");
     let cloud_power = format!("cloud power-on {CLOUD}");
-    let cloud_power_wait = format!("cloud power-off {CLOUD} --wait");
+    let cloud_power_wait = format!("cloud power-off {CLOUD} --wait --yes");
     let cloud_reference = format!("cloud set-reference {CLOUD} web");
     let cases: Vec<(&str, &str, bool)> = vec![
         ("vps list", "VirtualServer", true),
         ("vps get 100001", "VirtualServer", false),
-        ("vps power-off 100001", "Job", false),
+        ("vps power-off 100001 --yes", "Job", false),
+        ("vps power-on 100003 --wait", "VirtualServer", false),
+        ("vps reboot 100001 --yes", "Job", false),
         ("vps reinstall 100001 --yes", "Job", false),
         ("cloud list", "CloudServer", true),
         (&cloud_get, "CloudServer", false),

@@ -148,8 +148,9 @@ pub(crate) enum SwitchPortCommand {
         #[arg(value_parser = parse_id::<BareMetalId>)]
         id: BareMetalId,
     },
-    /// Close the switch port (cut the server off the network).
-    #[command(after_help = "Example:\n  hostapi bare-metal switch-port close 20001")]
+    /// Close the switch port (cut the server off the network; asks first, --yes when
+    /// not on a terminal).
+    #[command(after_help = "Example:\n  hostapi bare-metal switch-port close 20001 --yes")]
     Close {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>)]
@@ -166,12 +167,15 @@ pub(crate) enum PowerCommand {
         #[arg(value_parser = parse_id::<BareMetalId>)]
         id: BareMetalId,
     },
-    /// Power cycle (reboot) the server.
-    #[command(after_help = "Example:\n  hostapi bare-metal power cycle 20001")]
+    /// Power cycle (reboot) the server (asks first, --yes when not on a terminal;
+    /// with --wait, until the power went off and is on again).
+    #[command(after_help = "Example:\n  hostapi bare-metal power cycle 20001 --yes")]
     Cycle {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>)]
         id: BareMetalId,
+        #[command(flatten)]
+        wait: WaitArgs,
     },
 }
 
@@ -207,7 +211,7 @@ pub(crate) enum LeasesCommand {
         id: BareMetalId,
     },
     /// Show the lease of one MAC address.
-    #[command(after_help = "Example:\n  hostapi bare-metal leases get 20001 00:25:90:03:88:8c")]
+    #[command(after_help = "Example:\n  hostapi bare-metal leases get 20001 ac:1f:6b:03:88:8c")]
     Get {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>)]
@@ -235,7 +239,7 @@ pub(crate) enum LeasesCommand {
         dns_server: IpAddr,
     },
     /// Delete the lease of one MAC address.
-    #[command(after_help = "Example:\n  hostapi bare-metal leases delete 20001 00:25:90:03:88:8c")]
+    #[command(after_help = "Example:\n  hostapi bare-metal leases delete 20001 ac:1f:6b:03:88:8c")]
     Delete {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>)]
@@ -336,11 +340,34 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
         BareMetalCommand::SwitchPort(command) => match command {
             SwitchPortCommand::Get { id } => out.one(&servers.switch_port(&id).await?),
             SwitchPortCommand::Open { id } => out.one(&servers.open_switch_port(&id).await?),
-            SwitchPortCommand::Close { id } => out.one(&servers.close_switch_port(&id).await?),
+            SwitchPortCommand::Close { id } => {
+                confirm(
+                    &format!(
+                        "close the switch port of bare metal server {id}, cutting it off the network"
+                    ),
+                    context.yes,
+                )?;
+                out.one(&servers.close_switch_port(&id).await?)
+            }
         },
         BareMetalCommand::Power(command) => match command {
             PowerCommand::Get { id } => out.one(&servers.power_status(&id).await?),
-            PowerCommand::Cycle { id } => {
+            PowerCommand::Cycle { id, wait } => {
+                confirm(
+                    &format!("power cycle bare metal server {id} (it goes down for a while)"),
+                    context.yes,
+                )?;
+                if wait.wait {
+                    let settings = context.wait_settings(&wait);
+                    let status = wait_with_progress(
+                        &format!("bare metal server {id} to power cycle"),
+                        &settings,
+                        &format!("bare metal server {id} is on again"),
+                        async |options| servers.power_cycle_and_wait(&id, &options).await,
+                    )
+                    .await?;
+                    return out.one(&status);
+                }
                 servers.power_cycle(&id).await?;
                 out.outcome(&Outcome::of(
                     "power_cycle",
@@ -531,6 +558,7 @@ async fn ips(context: &Context, command: BareMetalIpsCommand) -> Result<(), Fail
         BareMetalIpsCommand::List { id } => out.list(&servers.ips(&id).list().await?, IP_COLUMNS),
         BareMetalIpsCommand::Get { id, ip } => out.one(&servers.ips(&id).get(ip).await?),
         BareMetalIpsCommand::Update { id, change } => {
+            change.confirm(context.yes)?;
             let ips = servers.ips(&id);
             let update = change.update();
             let ip = settle(ips.update(change.ip, &update).await, || {

@@ -123,9 +123,10 @@ pub(crate) enum AclCommand {
     #[command(after_help = "Example:\n  hostapi cdn acl get")]
     Get,
     /// Replace the access control list: from a JSON file (the shape `acl get
-    /// --output json` prints) or by naming what is allowed (everything else is not).
+    /// --output json` prints) or by naming what is allowed (everything else is not);
+    /// asks first, --yes when not on a terminal.
     #[command(
-        after_help = "Examples:\n  hostapi cdn acl set --allow content.post --allow content.get --allow origins.get\n  hostapi cdn acl get --output json > acl.json\n  hostapi cdn acl set --file acl.json"
+        after_help = "Examples:\n  hostapi cdn acl set --allow content.post --allow content.get --allow origins.get --yes\n  hostapi cdn acl get --output json > acl.json\n  hostapi cdn acl set --file acl.json --yes"
     )]
     Set {
         /// A JSON file holding the list (`-`: standard input).
@@ -332,6 +333,10 @@ pub(crate) async fn run(context: &Context, command: CdnCommand) -> Result<(), Fa
                 Some(path) => acl_from_json(&read_json(&path)?)?,
                 None => acl_allowing(&allow)?,
             };
+            confirm(
+                "replace the whole CDN access control list (what is not allowed becomes false)",
+                context.yes,
+            )?;
             let acls = cdn.acl();
             let stored = settle(acls.update(&acl).await, || acls.confirm_update(&acl)).await?;
             out.one(&stored)

@@ -56,7 +56,7 @@ pub(crate) enum CloudCommand {
     },
     /// Power a server off (prints the job; with --wait, the server once STOPPED).
     #[command(
-        after_help = "Example:\n  hostapi cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --wait"
+        after_help = "Example:\n  hostapi cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
     )]
     PowerOff {
         /// The server's id.
@@ -67,7 +67,7 @@ pub(crate) enum CloudCommand {
     },
     /// Reboot a server (prints the job; with --wait, the server once RUNNING again).
     #[command(
-        after_help = "Example:\n  hostapi cloud reboot c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --wait"
+        after_help = "Example:\n  hostapi cloud reboot c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
     )]
     Reboot {
         /// The server's id.
@@ -293,10 +293,12 @@ pub(crate) async fn run(context: &Context, command: CloudCommand) -> Result<(), 
             power_outcome(context, &id, job, &wait, TargetState::Running).await
         }
         CloudCommand::PowerOff { id, wait } => {
+            confirm(&format!("power off cloud server {id}"), context.yes)?;
             let job = servers.power_off(&id).await?;
             power_outcome(context, &id, job, &wait, TargetState::Stopped).await
         }
         CloudCommand::Reboot { id, wait } => {
+            confirm(&format!("reboot cloud server {id}"), context.yes)?;
             let job = servers.reboot(&id).await?;
             power_outcome(context, &id, job, &wait, TargetState::Running).await
         }

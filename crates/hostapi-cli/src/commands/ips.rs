@@ -23,7 +23,7 @@ pub(crate) const IP_COLUMNS: &[Column] = &[
 pub(crate) enum IpsCommand {
     /// Set an IP's reverse DNS name, or turn null routing on or off (one at a time).
     #[command(
-        after_help = "Examples:\n  hostapi ips update 85.17.0.10 --reverse-lookup web.example.com\n  hostapi ips update 85.17.0.10 --null-routed true"
+        after_help = "Examples:\n  hostapi ips update 85.17.0.10 --reverse-lookup web.example.com\n  hostapi ips update 85.17.0.10 --null-routed true --yes"
     )]
     Update {
         #[command(flatten)]
@@ -50,6 +50,17 @@ pub(crate) struct IpChange {
 }
 
 impl IpChange {
+    /// Null routing drops every packet to the IP: it asks first (or needs --yes).
+    pub(crate) fn confirm(&self, yes: bool) -> Result<(), Failure> {
+        if self.null_routed == Some(true) {
+            crate::confirm::confirm(
+                &format!("null-route {} (all traffic to it is dropped)", self.ip),
+                yes,
+            )?;
+        }
+        Ok(())
+    }
+
     /// The one change `--reverse-lookup` / `--null-routed` ask for (clap makes sure
     /// there is exactly one).
     pub(crate) fn update(&self) -> IpUpdate {
@@ -62,12 +73,15 @@ impl IpChange {
 
 pub(crate) async fn run(context: &Context, command: IpsCommand) -> Result<(), Failure> {
     match command {
-        IpsCommand::Update { change } => context.printer.one(
-            &context
-                .client
-                .ips()
-                .update(change.ip, &change.update())
-                .await?,
-        ),
+        IpsCommand::Update { change } => {
+            change.confirm(context.yes)?;
+            context.printer.one(
+                &context
+                    .client
+                    .ips()
+                    .update(change.ip, &change.update())
+                    .await?,
+            )
+        }
     }
 }

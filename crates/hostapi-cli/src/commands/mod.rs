@@ -29,6 +29,10 @@ use crate::failure::Failure;
 use crate::output::Printer;
 use crate::progress::WaitSettings;
 
+/// The least time between two polls of the service (the sandbox may poll faster: its
+/// clock runs faster).
+pub(crate) const MIN_SERVICE_INTERVAL: Duration = Duration::from_secs(1);
+
 /// What every command runs with.
 pub(crate) struct Context {
     pub(crate) client: Client,
@@ -46,8 +50,19 @@ impl Context {
     /// The wait settings of one command: its `--wait-interval` / `--wait-timeout`
     /// over the defaults.
     pub(crate) fn wait_settings(&self, args: &WaitArgs) -> WaitSettings {
+        let mut interval = args.wait_interval.unwrap_or(self.wait.interval);
+        // Against the service, polls are at least a second apart; only the sandbox,
+        // whose clock runs faster, polls more often.
+        if !self.sandbox && interval < MIN_SERVICE_INTERVAL {
+            eprintln!(
+                "note: --wait-interval {} is raised to {}, the least time between polls of the service",
+                hostapi::human_duration(interval),
+                hostapi::human_duration(MIN_SERVICE_INTERVAL)
+            );
+            interval = MIN_SERVICE_INTERVAL;
+        }
         WaitSettings {
-            interval: args.wait_interval.unwrap_or(self.wait.interval),
+            interval,
             timeout: args.wait_timeout.unwrap_or(self.wait.timeout),
         }
     }
@@ -81,8 +96,8 @@ pub(crate) struct WaitArgs {
     /// Give up waiting after this long (e.g. 90s, 10m, 1h; default 30m).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, requires = "wait")]
     pub(crate) wait_timeout: Option<Duration>,
-    /// Time between polls while waiting (at least 100ms; e.g. 500ms, 5s; default 5s, or
-    /// 15 simulated seconds in --sandbox).
+    /// Time between polls while waiting (at least 1s against the service, 100ms in
+    /// --sandbox; e.g. 2s, 10s; default 5s, or 15 simulated seconds in --sandbox).
     #[arg(long, value_name = "DURATION", value_parser = parse_interval, requires = "wait")]
     pub(crate) wait_interval: Option<Duration>,
 }
@@ -93,8 +108,8 @@ pub(crate) struct WaitTuning {
     /// Give up waiting after this long (e.g. 90s, 10m, 1h; default 30m).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub(crate) wait_timeout: Option<Duration>,
-    /// Time between polls (at least 100ms; e.g. 500ms, 5s; default 5s, or 15 simulated
-    /// seconds in --sandbox).
+    /// Time between polls (at least 1s against the service, 100ms in --sandbox; e.g.
+    /// 2s, 10s; default 5s, or 15 simulated seconds in --sandbox).
     #[arg(long, value_name = "DURATION", value_parser = parse_interval)]
     pub(crate) wait_interval: Option<Duration>,
 }

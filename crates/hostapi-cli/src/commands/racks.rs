@@ -51,7 +51,7 @@ pub(crate) enum RackIpsCommand {
     },
     /// Set a rack IP's reverse DNS name, or turn null routing on or off.
     #[command(
-        after_help = "Example:\n  hostapi racks ips update 7001 95.211.0.10 --null-routed true"
+        after_help = "Example:\n  hostapi racks ips update 7001 95.211.0.10 --null-routed true --yes"
     )]
     Update {
         /// The rack's id.
@@ -99,6 +99,7 @@ pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), 
             out.one(&racks.ips(&id).get(ip).await?)
         }
         RacksCommand::Ips(RackIpsCommand::Update { id, change }) => {
+            change.confirm(context.yes)?;
             let ips = racks.ips(&id);
             let update = change.update();
             let ip = settle(ips.update(change.ip, &update).await, || {

@@ -1,12 +1,13 @@
 //! `hostapi vps`: virtual servers of the v1 API.
 
 use clap::Subcommand;
-use hostapi::VirtualServerId;
+use hostapi::{Job, VirtualServerId, VirtualServerState};
 
-use super::{Context, parse_id};
+use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::output::col;
+use crate::progress::wait_with_progress;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum VpsCommand {
@@ -20,26 +21,34 @@ pub(crate) enum VpsCommand {
         #[arg(value_parser = parse_id::<VirtualServerId>)]
         id: VirtualServerId,
     },
-    /// Power a server on (asynchronous: prints the job).
-    #[command(after_help = "Example:\n  hostapi vps power-on 100001")]
+    /// Power a server on (prints the job; with --wait, the server once running).
+    #[command(after_help = "Example:\n  hostapi vps power-on 100003 --wait")]
     PowerOn {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>)]
         id: VirtualServerId,
+        #[command(flatten)]
+        wait: WaitArgs,
     },
-    /// Power a server off (asynchronous: prints the job).
-    #[command(after_help = "Example:\n  hostapi vps power-off 100001")]
+    /// Power a server off (asks first, --yes when not on a terminal; prints the job,
+    /// with --wait the server once stopped).
+    #[command(after_help = "Example:\n  hostapi vps power-off 100001 --yes --wait")]
     PowerOff {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>)]
         id: VirtualServerId,
+        #[command(flatten)]
+        wait: WaitArgs,
     },
-    /// Reboot a server (asynchronous: prints the job).
-    #[command(after_help = "Example:\n  hostapi vps reboot 100001")]
+    /// Reboot a server (asks first, --yes when not on a terminal; prints the job,
+    /// with --wait the server once running again).
+    #[command(after_help = "Example:\n  hostapi vps reboot 100001 --yes")]
     Reboot {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>)]
         id: VirtualServerId,
+        #[command(flatten)]
+        wait: WaitArgs,
     },
     /// Reinstall a server with its current operating system: its disks are wiped.
     #[command(after_help = "Example:\n  hostapi vps reinstall 100001 --yes")]
@@ -66,12 +75,56 @@ pub(crate) async fn run(context: &Context, command: VpsCommand) -> Result<(), Fa
             ],
         ),
         VpsCommand::Get { id } => out.one(&servers.get(&id).await?),
-        VpsCommand::PowerOn { id } => out.one(&servers.power_on(&id).await?),
-        VpsCommand::PowerOff { id } => out.one(&servers.power_off(&id).await?),
-        VpsCommand::Reboot { id } => out.one(&servers.reboot(&id).await?),
+        VpsCommand::PowerOn { id, wait } => {
+            let job = servers.power_on(&id).await?;
+            power_outcome(context, &id, job, &wait, VirtualServerState::Running).await
+        }
+        VpsCommand::PowerOff { id, wait } => {
+            confirm(&format!("power off virtual server {id}"), context.yes)?;
+            let job = servers.power_off(&id).await?;
+            power_outcome(context, &id, job, &wait, VirtualServerState::Stopped).await
+        }
+        VpsCommand::Reboot { id, wait } => {
+            confirm(&format!("reboot virtual server {id}"), context.yes)?;
+            if !wait.wait {
+                return out.one(&servers.reboot(&id).await?);
+            }
+            let settings = context.wait_settings(&wait);
+            let server = wait_with_progress(
+                &format!("virtual server {id} to reboot"),
+                &settings,
+                &format!("virtual server {id} is running again"),
+                async |options| servers.reboot_and_wait(&id, &options).await,
+            )
+            .await?;
+            out.one(&server)
+        }
         VpsCommand::Reinstall { id } => {
             confirm(&format!("reinstall virtual server {id}"), context.yes)?;
             out.one(&servers.reinstall(&id).await?)
         }
     }
+}
+
+/// Prints a power call's job, or with `--wait` the server once it is in `target`.
+async fn power_outcome(
+    context: &Context,
+    id: &VirtualServerId,
+    job: Job,
+    wait: &WaitArgs,
+    target: VirtualServerState,
+) -> Result<(), Failure> {
+    if !wait.wait {
+        return context.printer.one(&job);
+    }
+    let servers = context.client.virtual_servers();
+    let settings = context.wait_settings(wait);
+    let server = wait_with_progress(
+        &format!("virtual server {id} to be {target}"),
+        &settings,
+        &format!("virtual server {id} is {target}"),
+        async |options| servers.wait_state(id, target.clone(), &options).await,
+    )
+    .await?;
+    context.printer.one(&server)
 }
