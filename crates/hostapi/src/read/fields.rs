@@ -46,8 +46,12 @@ pub(crate) struct FieldError {
 impl Cx {
     /// A context at the JSON path `path` (empty for the body itself).
     pub(crate) fn at(path: impl Into<String>) -> Self {
+        let mut path = path.into();
+        // Room for the keys and indexes reading adds below it, so that the path is not
+        // grown field by field.
+        path.reserve(64);
         Self {
-            path: path.into(),
+            path,
             warnings: Vec::new(),
         }
     }
@@ -79,6 +83,23 @@ impl Cx {
             self.path.push('.');
         }
         self.path.push_str(segment);
+        let value = read(self);
+        self.path.truncate(mark);
+        value
+    }
+
+    /// Runs `read` with `[index]` added to the path (written into the path by hand:
+    /// `format!` would cost as much as reading a field, for every item of every list).
+    pub(crate) fn at_index<T>(&mut self, index: usize, read: impl FnOnce(&mut Self) -> T) -> T {
+        let mark = self.path.len();
+        self.path.push('[');
+        let digits = index.checked_ilog10().unwrap_or(0) + 1;
+        for power in (0..digits).rev() {
+            let digit = index / 10_usize.pow(power) % 10;
+            self.path
+                .push(char::from_digit(digit as u32, 10).unwrap_or('?'));
+        }
+        self.path.push(']');
         let value = read(self);
         self.path.truncate(mark);
         value
@@ -257,7 +278,7 @@ impl<'c, 'a> Fields<'c, 'a> {
         key: &str,
         parse: impl FnOnce(&str) -> Reading<T>,
     ) -> Option<T> {
-        self.get(key, |json| match text_of(json)? {
+        self.get(key, |json| match text_in(json)? {
             None => Ok(None),
             Some(text) if text::is_zero_date(&text) => Ok(None),
             Some(text) => parse(&text).map(Some),
@@ -358,14 +379,13 @@ impl<'c, 'a> Fields<'c, 'a> {
         let mut out = Vec::with_capacity(list.len());
         let mut failed = Vec::new();
         for (index, item) in list.into_iter().enumerate() {
-            let segment = format!("[{index}]");
             let kept = item.clone();
             let result = self
                 .cx
-                .within(key, |cx| cx.within(&segment, |cx| read(cx, item)));
+                .within(key, |cx| cx.at_index(index, |cx| read(cx, item)));
             match result {
                 Ok(value) => out.push(value),
-                Err(error) => failed.push((format!("{key}{segment}"), kept, error)),
+                Err(error) => failed.push((format!("{key}[{index}]"), kept, error)),
             }
         }
         for (name, raw, error) in failed {
@@ -407,14 +427,20 @@ impl<'c, 'a> Fields<'c, 'a> {
 
 /// See [`Fields::text`].
 pub(crate) fn text_of(json: &Json<'_>) -> Reading<Option<String>> {
+    text_in(json).map(|text| text.map(Cow::into_owned))
+}
+
+/// [`text_of`], borrowed from the value when it is a string (for readers that parse
+/// the text rather than keep it).
+fn text_in<'j>(json: &'j Json<'_>) -> Reading<Option<Cow<'j, str>>> {
     match json {
         Json::Null => Ok(None),
         Json::String(s) => {
             let trimmed = s.trim();
-            Ok((!trimmed.is_empty()).then(|| trimmed.to_owned()))
+            Ok((!trimmed.is_empty()).then_some(Cow::Borrowed(trimmed)))
         }
-        Json::Number(n) => Ok(Some(n.to_string())),
-        Json::Bool(b) => Ok(Some(b.to_string())),
+        Json::Number(n) => Ok(Some(Cow::Owned(n.to_string()))),
+        Json::Bool(b) => Ok(Some(Cow::Owned(b.to_string()))),
         other => Err(format!("expected text, found {}", other.shown())),
     }
 }
@@ -606,6 +632,16 @@ mod tests {
         let warnings = cx.take_warnings();
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].path, "d[1]");
+    }
+
+    #[test]
+    fn indexes_join_the_path() {
+        let mut cx = Cx::at("things");
+        for index in [0, 7, 10, 99, 1234] {
+            let path = cx.at_index(index, |cx| cx.error("id", "").path);
+            assert_eq!(path, format!("things[{index}].id"));
+        }
+        assert_eq!(cx.error("", "").path, "things");
     }
 
     #[test]

@@ -188,11 +188,18 @@ impl<'r> Reading<'r> {
         self.finish(&mut cx, body)?;
         let mut listing = Listing::with_capacity(records.len());
         listing.extend_extra(extra);
+        // One context for all the records: each is read at `path[index]`, and its
+        // warnings are taken by `finish`.
+        let mut cx = Cx::at(path);
         for (index, record) in records.into_iter().enumerate() {
-            let mut cx = Cx::at(format!("{path}[{index}]"));
-            let outcome = read(&mut cx, record)
-                .map_err(|e| self.field_error(e, body))
-                .and_then(|value| self.finish(&mut cx, body).map(|()| value));
+            let outcome = match cx.at_index(index, |cx| read(cx, record)) {
+                Ok(value) => self.finish(&mut cx, body).map(|()| value),
+                Err(error) => {
+                    // The record fails as a whole: what it warned about goes with it.
+                    cx.take_warnings();
+                    Err(self.field_error(error, body))
+                }
+            };
             match outcome {
                 Ok(value) => listing.push(value),
                 Err(error) => {
