@@ -259,22 +259,35 @@ impl Transport {
                     .and_then(|v| v.to_str().ok())
                     .map(str::to_owned);
                 let mut stream = answer.into_inner_stream();
-                let mut body = Vec::new();
+                // Most answers come in one chunk, kept as it came; the chunks of a
+                // longer one are joined in `joined`.
+                let mut first = Bytes::new();
+                let mut joined = Vec::new();
                 while let Some(chunk) = stream.next().await {
                     match chunk {
-                        Ok(chunk) if body.len() + chunk.len() > self.max_answer_bytes => {
+                        Ok(chunk)
+                            if first.len() + joined.len() + chunk.len() > self.max_answer_bytes =>
+                        {
                             // Dropping the stream closes the connection: the rest is
                             // never read.
                             return Attempt::TooLarge { status };
                         }
-                        Ok(chunk) => body.extend_from_slice(&chunk),
+                        Ok(chunk) if first.is_empty() && joined.is_empty() => first = chunk,
+                        Ok(chunk) => {
+                            joined.extend_from_slice(&std::mem::take(&mut first));
+                            joined.extend_from_slice(&chunk);
+                        }
                         Err(error) => return transport_failure(error),
                     }
                 }
                 Attempt::Answer {
                     status,
                     content_type,
-                    body: Bytes::from(body),
+                    body: if joined.is_empty() {
+                        first
+                    } else {
+                        Bytes::from(joined)
+                    },
                 }
             }
             Err(RawError::UnexpectedResponse(response)) => error_answer(response).await,
