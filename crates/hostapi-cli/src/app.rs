@@ -24,6 +24,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
             let printer = Printer::new(global.output, global.show_secrets).shaped(global.shape());
             return commands::config::run(&global, &printer, command);
         }
+        Command::Sandbox(command) => return commands::sandbox::run(&global, command).await,
         other => other,
     };
     let tour = matches!(command, Command::Tour);
@@ -49,7 +50,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
         Printer::new(output, global.show_secrets).shaped(global.shape())
     };
     let (_sandbox, client, wait) = if global.sandbox {
-        let (sim, client) = sandbox::start(global.sandbox_time_scale).await?;
+        let (sim, client) = sandbox::start(global.sandbox_time_scale, !tour).await?;
         (
             Some(sim),
             client,

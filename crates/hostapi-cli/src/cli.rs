@@ -240,6 +240,12 @@ pub(crate) enum Command {
     /// A guided tour of all three APIs against the sandbox (needs --sandbox).
     #[command(after_help = "Example:\n  hostapi --sandbox tour")]
     Tour,
+    /// The sandbox's remembered state: where it is, reset it, serve it to other tools.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hostapi sandbox status\n  hostapi sandbox reset\n  hostapi sandbox serve --stop-after 1"
+    )]
+    Sandbox(commands::sandbox::SandboxCommand),
     /// Show the settings in effect and where each comes from.
     #[command(subcommand, after_help = "Example:\n  hostapi config show")]
     Config(commands::config::ConfigCommand),

@@ -14,6 +14,7 @@ pub(crate) mod domains;
 pub(crate) mod ips;
 pub(crate) mod networks;
 pub(crate) mod racks;
+pub(crate) mod sandbox;
 pub(crate) mod tour;
 pub(crate) mod usage;
 pub(crate) mod vps;
@@ -82,7 +83,7 @@ pub(crate) async fn run(context: &Context, command: Command) -> Result<(), Failu
         Command::Cdn(command) => cdn::run(context, command).await,
         Command::Tour => tour::run(context).await,
         // Handled before a client exists (see `app::run`).
-        Command::Config(_) | Command::Completions { .. } => Ok(()),
+        Command::Config(_) | Command::Completions { .. } | Command::Sandbox(_) => Ok(()),
     }
 }
 

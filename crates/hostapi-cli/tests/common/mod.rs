@@ -129,10 +129,19 @@ pub fn shell(home: &Path, script: &str) -> Command {
 fn clean(command: &mut Command, home: &Path) {
     for (key, _) in std::env::vars_os() {
         let key = key.to_string_lossy().into_owned();
-        if key.starts_with("HOSTAPI_") || key == "XDG_CONFIG_HOME" || key == "RUST_LOG" {
+        // XDG_STATE_HOME too: the sandbox keeps its state under HOME, so each
+        // test's fresh HOME gives it a fresh dataset.
+        if key.starts_with("HOSTAPI_")
+            || key == "XDG_CONFIG_HOME"
+            || key == "XDG_STATE_HOME"
+            || key == "RUST_LOG"
+        {
             command.env_remove(&key);
         }
     }
+    // A fresh sandbox every run, as the tests expect (the sandbox helper and the
+    // tests of remembering choose otherwise).
+    command.env("HOSTAPI_SANDBOX_STATE", "none");
     command
         .env("HOME", home)
         .env("NO_COLOR", "1")
@@ -183,7 +192,9 @@ pub fn finish(mut command: Command) -> Run {
 pub fn sandbox(args: &[&str]) -> Run {
     let home = TempDir::new("sandbox");
     let mut command = command(home.path());
+    // The state file in this test's own temp dir: remembered, yet independent.
     command
+        .env("HOSTAPI_SANDBOX_STATE", home.path().join("sandbox.json"))
         .args(["--sandbox", "--sandbox-time-scale", TIME_SCALE])
         .args(args);
     finish(command)
