@@ -27,8 +27,13 @@
 //!   lowercase hex SHA-1(secret ‖ timestamp ‖ resource path), the resource
 //!   path being relative to [`Sim::cdn_base_url`] (so without `/cdn`) and
 //!   taken as sent (still percent-encoded). Missing, malformed or wrong
-//!   signature → 403; a timestamp more than ±300 s from the real wall clock
-//!   → 403; a customer number in the path other than the configured one →
+//!   signature → 403 (the signature is checked over the timestamp text
+//!   exactly as sent: `+ts` or leading zeros do not match a signature of the
+//!   plain number); a timestamp more than ±300 s
+//!   ([`SimConfig::cdn_clock_skew_secs`], `--cdn-clock-skew`) from the CDN
+//!   clock → 403. The CDN clock is the real wall clock, or simulated time
+//!   with [`SimConfig::cdn_clock_sim`] (`--cdn-clock sim`) for clients with
+//!   an injected fixed clock; a customer number in the path other than the configured one →
 //!   **403** (the signature's secret belongs to one customer). See
 //!   [`sign_cdn_path`].
 //!
@@ -203,6 +208,54 @@
 //! member CONFIGURING → CONFIGURED and REMOVING → gone after
 //! [`MEMBER_TRANSITION_SECS`] s. Purge entries "Queued" → "Done" after half
 //! or all of [`PURGE_SECS`] s (each entry its own pace). Switch port and power status are immediate.
+//!
+//! ## Using it from tests
+//! [`Sim::start`] binds a free port of 127.0.0.1 (or [`SimConfig::port`]);
+//! [`Sim::base_url`], [`Sim::cdn_base_url`], [`Sim::api_key`],
+//! [`Sim::cdn_secret`] and [`Sim::cdn_customer`] configure a client. The
+//! control API is also on [`Sim`]: [`Sim::reset`], [`Sim::advance_clock`],
+//! [`Sim::add_faults`] / [`Sim::clear_faults`], [`Sim::requests`] /
+//! [`Sim::clear_requests`], [`Sim::export_state`] / [`Sim::import_state`].
+//! A test to copy is `crates/hostapi/tests/against_the_simulator.rs`.
+//!
+//! ## Control API
+//! Under `/_sim/` on the same port, JSON, no API key, loopback clients
+//! only (others → 403); a wrong method → 405 with `Allow`, a bad body → 400
+//! `{"error": "<field>: …"}`.
+//! * `GET /_sim/health`: `{status, seed, size, simTime, stateFile}`.
+//! * `POST /_sim/reset`, optional body `{"seed": N, "size": N}`: back to the
+//!   generated dataset; clears the write log, fault rules and journal; keeps
+//!   the credentials and the clock.
+//! * `GET /_sim/state` exports `{format, version, seed, size, simTime,
+//!   state}`; `PUT /_sim/state` imports such a document (all or nothing).
+//! * `GET /_sim/clock` (`{simTime, wallTime, timeScale}`); `POST
+//!   /_sim/clock/advance` `{"seconds": N}` (0 to [`MAX_ADVANCE_SECS`]):
+//!   transitions are timestamps in simulated time, so pending ones complete
+//!   in order.
+//! * `GET /_sim/faults` (`{rules, operations}`: every operation name),
+//!   `POST /_sim/faults` (a [`FaultRule`] or an array; 201 with ids),
+//!   `DELETE /_sim/faults` (all) or `/_sim/faults/{id}`. Rules are checked
+//!   before `X-Sim-Fault`-less requests run: the first rule of the request's
+//!   operation (or `"*"`) that fires decides, latency rules add up. Each rule
+//!   counts calls per operation, so `times` and `probability` (hashed from
+//!   seed, rule, operation and call number) do not depend on how calls of
+//!   other operations interleave. An `X-Sim-Fault` header overrides rules.
+//! * `GET /_sim/requests[?operation=…]`: the journal ([`JournalEntry`]: time,
+//!   method, path, query, operation, status, fault), newest [`JOURNAL_CAP`];
+//!   CDN signatures and secret-looking query values are [`REDACTED`], headers
+//!   and bodies are not recorded. `DELETE` clears it.
+//!
+//! ## Persistence and limits
+//! With [`SimConfig::state_file`] (`--state FILE`) the state is loaded at
+//! start (a missing file is created) and saved before any write is answered:
+//! to a temporary file, flushed, then renamed over FILE, so a `kill -9` loses
+//! nothing that was answered. Simulated time is saved with it (it does not
+//! run while the simulator is stopped), so pending transitions resume.
+//! Memory is bounded: the journal keeps [`JOURNAL_CAP`] entries, the write log
+//! [`WRITE_LOG_CAP`], purge jobs [`PURGE_HISTORY_CAP`] (oldest dropped first);
+//! a user can create at most [`MAX_CREATED`] DNS records, private networks or
+//! CDN origins (more → 409); `size` is at most [`MAX_SIZE`], where every id
+//! and address stays valid and unique.
 //!
 //! ## Faults
 //! See [`FaultKind`] and [`FaultConfig`]; per request through the header

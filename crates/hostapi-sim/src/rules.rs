@@ -19,8 +19,10 @@ use crate::util::{hash3, kind};
 /// Largest number of rules kept at once.
 pub const MAX_FAULT_RULES: usize = 100;
 
-/// One fault rule.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+/// One fault rule. `Default` gives an empty rule to fill in:
+/// `FaultRule { operation: "GET /v1/domains".into(), fault: "status".into(),
+/// status: Some(503), times: Some(1), ..Default::default() }`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct FaultRule {
     /// Assigned by the simulator (ignored on input).
