@@ -246,9 +246,17 @@ pub(crate) enum Command {
         after_help = "Examples:\n  hostapi sandbox status\n  hostapi sandbox reset\n  hostapi sandbox serve --stop-after 1"
     )]
     Sandbox(commands::sandbox::SandboxCommand),
-    /// Show the settings in effect and where each comes from.
-    #[command(subcommand, after_help = "Example:\n  hostapi config show")]
+    /// Profiles of the config file (init, set, profiles, use) and the settings in
+    /// effect (show).
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  HOSTAPI_API_KEY=my-key hostapi config init --base-url https://api.example.com\n  hostapi config profiles\n  hostapi config show"
+    )]
     Config(commands::config::ConfigCommand),
+    /// Check the credentials: one cheap call per interface (v1, cloud, CDN), and what
+    /// works.
+    #[command(after_help = "Examples:\n  hostapi whoami\n  hostapi whoami --profile staging")]
+    Whoami,
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  hostapi completions bash > ~/.local/share/bash-completion/completions/hostapi\n  hostapi completions zsh > ~/.zfunc/_hostapi\n  hostapi completions fish > ~/.config/fish/completions/hostapi.fish"

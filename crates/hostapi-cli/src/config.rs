@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cli::GlobalArgs;
 use crate::failure::Failure;
@@ -66,26 +66,147 @@ pub(crate) struct Resolved {
     pub(crate) file_exists: bool,
     /// The profile used, when the file has one to use.
     pub(crate) profile: Option<String>,
+    /// Whether the file holds a secret and others than its owner may read it.
+    pub(crate) readable_by_others: bool,
 }
 
 /// The config file.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct ConfigFile {
-    default_profile: Option<String>,
+pub(crate) struct ConfigFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) default_profile: Option<String>,
     #[serde(default)]
-    profiles: BTreeMap<String, Profile>,
+    pub(crate) profiles: BTreeMap<String, Profile>,
 }
 
 /// One profile of the config file.
-#[derive(Debug, Default, Clone, Deserialize)]
+#[derive(Debug, Default, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct Profile {
-    base_url: Option<String>,
-    api_key: Option<String>,
-    cdn_base_url: Option<String>,
-    cdn_secret: Option<String>,
-    cdn_customer: Option<String>,
+pub(crate) struct Profile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) base_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) api_key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) cdn_base_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) cdn_secret: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) cdn_customer: Option<String>,
+}
+
+/// The settings a profile holds, by the names `config set` takes: (name, secret).
+pub(crate) const KEYS: [(&str, bool); 5] = [
+    ("base_url", false),
+    ("api_key", true),
+    ("cdn_base_url", false),
+    ("cdn_secret", true),
+    ("cdn_customer", false),
+];
+
+impl Profile {
+    /// The setting named `key` (one of [`KEYS`]).
+    pub(crate) fn slot(&mut self, key: &str) -> Option<&mut Option<String>> {
+        Some(match key {
+            "base_url" => &mut self.base_url,
+            "api_key" => &mut self.api_key,
+            "cdn_base_url" => &mut self.cdn_base_url,
+            "cdn_secret" => &mut self.cdn_secret,
+            "cdn_customer" => &mut self.cdn_customer,
+            _ => return None,
+        })
+    }
+
+    fn holds_secrets(&self) -> bool {
+        self.api_key.is_some() || self.cdn_secret.is_some()
+    }
+}
+
+impl ConfigFile {
+    /// The profile commands use: the file's `default_profile`, else `default`.
+    pub(crate) fn default_name(&self) -> &str {
+        self.default_profile.as_deref().unwrap_or("default")
+    }
+}
+
+/// The config file the flags name: `--config` / HOSTAPI_CONFIG, else the default place.
+pub(crate) fn path(global: &GlobalArgs) -> Result<PathBuf, Failure> {
+    global.config.clone().or_else(default_path).ok_or_else(|| {
+        Failure::usage(
+            "cannot find a place for the config file: neither HOME nor XDG_CONFIG_HOME is set",
+        )
+        .hint("name one with --config FILE or HOSTAPI_CONFIG")
+    })
+}
+
+/// The config file at `path` to change: its contents, or an empty file when there is none.
+pub(crate) fn load(path: &Path) -> Result<ConfigFile, Failure> {
+    if path.exists() {
+        read(path)
+    } else {
+        Ok(ConfigFile::default())
+    }
+}
+
+/// Writes the config file readable by its owner only (mode 0600, its directory 0700
+/// when created), through a file beside it renamed over it, so a reader never sees
+/// half of it and the secrets are never readable by others, not even for a moment.
+pub(crate) fn write(path: &Path, file: &ConfigFile) -> Result<(), Failure> {
+    let cannot = |what: &str, e: std::io::Error| {
+        Failure::usage(format!("cannot {what} {}: {e}", path.display()))
+    };
+    let text = toml::to_string_pretty(file).map_err(|e| {
+        Failure::new(
+            crate::failure::API,
+            format!("cannot write the config file: {e}"),
+        )
+    })?;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.exists() {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+            .create(dir)
+            .map_err(|e| cannot("create the directory of", e))?;
+    }
+    let name = path
+        .file_name()
+        .map_or("config.toml".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let written = options.open(&temp).and_then(|mut out| {
+        use std::io::Write;
+        out.write_all(text.as_bytes())?;
+        out.sync_all()
+    });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&temp, path)) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(cannot("write", e));
+    }
+    Ok(())
+}
+
+/// Whether others than the owner may read the file at `path` (group or world bits).
+pub(crate) fn readable_by_others(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o044 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 /// The default place of the config file.
@@ -121,6 +242,16 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
         }
         _ => ConfigFile::default(),
     };
+    let readable_by_others = file_exists
+        && file.profiles.values().any(Profile::holds_secrets)
+        && path.as_deref().is_some_and(readable_by_others);
+    if readable_by_others && let Some(path) = &path {
+        eprintln!(
+            "warning: {} holds secrets and others can read it; run `chmod 600 {}`",
+            path.display(),
+            path.display()
+        );
+    }
     let profile_name = global.profile.clone().or(file.default_profile.clone());
     let (profile_used, profile) = match &profile_name {
         Some(name) => {
@@ -208,6 +339,7 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
         file: path,
         file_exists,
         profile: profile_used,
+        readable_by_others,
     })
 }
 

@@ -115,10 +115,17 @@ fn every_command_shows_an_example_of_itself() {
             path.join(" ")
         );
         let prefix = format!("hostapi {}", path.join(" "));
+        // An example may start with variables (`HOSTAPI_API_KEY=… hostapi …`).
+        let command = |example: &str| {
+            example
+                .split_whitespace()
+                .skip_while(|word| word.contains('=') && !word.starts_with('-'))
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace(" --sandbox", "")
+        };
         assert!(
-            found
-                .iter()
-                .any(|e| e.replace(" --sandbox", "").starts_with(&prefix)),
+            found.iter().any(|e| command(e).starts_with(&prefix)),
             "no example of `{prefix}` itself: {found:?}"
         );
     }
@@ -145,6 +152,20 @@ fn every_example_runs_against_the_sandbox() {
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    // The profiles the `config` examples name (they run at once, in any order).
+    let config_dir = home.path().join(".config/hostapi");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    std::fs::write(
+        config_dir.join("config.toml"),
+        "[profiles.default]\nbase_url = \"https://api.example.com\"\napi_key = \"k\"\n\n\
+         [profiles.staging]\nbase_url = \"https://api.staging.example.com\"\napi_key = \"s\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        config_dir.join("config.toml"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
     // Each example once (groups repeat some of their commands' examples).
     let mut seen = std::collections::BTreeSet::new();
     let examples: Vec<(String, String)> = commands()

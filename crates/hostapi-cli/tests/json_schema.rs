@@ -180,6 +180,7 @@ fn every_commands_json_matches_the_schema() {
         ),
         ("cdn origins list", "Origin", true),
         ("cdn origins get 101", "Origin", false),
+        ("whoami", "CliCheck", true),
     ];
     let runs = par_map(cases, |(line, definition, list)| {
         let mut args: Vec<&str> = line.split_whitespace().collect();
@@ -225,6 +226,72 @@ fn every_commands_json_matches_the_schema() {
         if !bad.is_empty() {
             failures.push(format!("{line}: keys not in snake case: {bad:?}"));
         }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The errors of `value` against the schema's `definition` (or an array of it).
+fn check(schema: &Value, value: &Value, definition: &str, list: bool) -> Vec<String> {
+    let shape = if list {
+        json!({"type": "array", "items": {"$ref": format!("#/$defs/{definition}")}})
+    } else {
+        json!({"$ref": format!("#/$defs/{definition}")})
+    };
+    let root = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": schema["$defs"],
+        "allOf": [shape],
+    });
+    let validator = jsonschema::validator_for(&root).expect("the schema compiles");
+    validator
+        .iter_errors(value)
+        .map(|error| format!("{definition}: {error} at {}", error.instance_path()))
+        .collect()
+}
+
+/// The commands about the config file, which run without the sandbox, in a HOME of
+/// their own.
+#[test]
+fn config_commands_json_matches_the_schema() {
+    let schema = schema();
+    let home = common::TempDir::new("schema-config");
+    let key = [("HOSTAPI_API_KEY", "k")];
+    /// (arguments, environment, definition, whether a list)
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str, bool);
+    let cases: [Case<'_>; 6] = [
+        (
+            &["config", "init", "--base-url", "https://api.example.com"],
+            &key,
+            "CliProfile",
+            false,
+        ),
+        (
+            &["config", "set", "cdn_customer", "C1"],
+            &[],
+            "CliProfile",
+            false,
+        ),
+        (
+            &["config", "set", "cdn_customer", "C2", "--profile", "b"],
+            &[],
+            "CliProfile",
+            false,
+        ),
+        (&["config", "use", "b"], &[], "CliProfile", false),
+        (&["config", "profiles"], &[], "CliProfile", true),
+        (&["config", "show"], &[], "CliSettings", false),
+    ];
+    let mut failures = Vec::new();
+    for (args, env, definition, list) in cases {
+        let mut all = args.to_vec();
+        all.extend(["--output", "json"]);
+        let run = common::run_in(home.path(), &all, env).ok();
+        let value = run.json();
+        assert!(!value.is_null(), "{args:?}");
+        failures.extend(check(&schema, &value, definition, list));
+        let mut bad = Vec::new();
+        snake_case_keys(&value, "", &mut bad);
+        assert!(bad.is_empty(), "{args:?}: {bad:?}");
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }

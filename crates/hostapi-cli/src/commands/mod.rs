@@ -82,6 +82,7 @@ pub(crate) async fn run(context: &Context, command: Command) -> Result<(), Failu
         Command::Networks(command) => networks::run(context, command).await,
         Command::Cdn(command) => cdn::run(context, command).await,
         Command::Tour => tour::run(context).await,
+        Command::Whoami => config::whoami(context).await,
         // Handled before a client exists (see `app::run`).
         Command::Config(_) | Command::Completions { .. } | Command::Sandbox(_) => Ok(()),
     }
