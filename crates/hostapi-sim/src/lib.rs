@@ -46,7 +46,8 @@
 //! …"]}`, or `{}`) on v1 and CDN, an array of `{field, message}` (or `[]`)
 //! on cloud v2, which also carries `reference` (the operation name).
 //! Malformed values answer 400 naming the field, unknown ids (and paths no
-//! operation matches, whatever the method) 404, a write to a non-editable
+//! operation matches, whatever the method) 404, a path some operation has
+//! with another method 405 (with `Allow`), a write to a non-editable
 //! domain 403, a write
 //! that conflicts with work in progress 409 (e.g. an install while an
 //! install runs), a non-form body on a form operation 415.
@@ -201,13 +202,20 @@
 //! power off STOPPING [`CLOUD_POWER_SECS`] s → STOPPED; reboot STOPPING then
 //! STARTING ([`CLOUD_POWER_SECS`] s each) → RUNNING; reinstall STOPPING
 //! [`CLOUD_POWER_SECS`] s, STARTING [`CLOUD_REINSTALL_SECS`] s → RUNNING (and
-//! a new OS password). v1 virtual server power flips Running/Stopped at once.
+//! a new OS password). v1 virtual server power on and off keep the state
+//! [`V1_POWER_SECS`] s, then Running / Stopped; reboot is Stopped for
+//! [`V1_POWER_SECS`] s, reinstall for [`V1_REINSTALL_SECS`] s, then Running.
+//! A bare metal power cycle answers power status `off` for
+//! [`POWER_CYCLE_SECS`] s, then `on`; it also ends rescue mode.
 //! Bare metal install: installationStatus "Installing" for
 //! [`INSTALL_SECS`] s; rescue: "Rescue mode booting" for [`RESCUE_SECS`] s
 //! (then `rescueModePassword` is set); then "Normal". Private network
 //! member CONFIGURING → CONFIGURED and REMOVING → gone after
 //! [`MEMBER_TRANSITION_SECS`] s. Purge entries "Queued" → "Done" after half
-//! or all of [`PURGE_SECS`] s (each entry its own pace). Switch port and power status are immediate.
+//! or all of [`PURGE_SECS`] s (each entry its own pace). A booted rescue
+//! mode lasts until the next power cycle or install (the snapshot's
+//! `rescueMode`); the description is then `Normal`, which the documents say
+//! means no installation runs. Switch port changes are immediate.
 //!
 //! ## Using it from tests
 //! [`Sim::start`] binds a free port of 127.0.0.1 (or [`SimConfig::port`]);
@@ -306,6 +314,13 @@ pub const MAX_PAGE_LIMIT: usize = 500;
 pub const CLOUD_POWER_SECS: f64 = 5.0;
 /// Simulated seconds of the STARTING phase of a cloud reinstall.
 pub const CLOUD_REINSTALL_SECS: f64 = 30.0;
+/// Simulated seconds of a v1 virtual server power on, power off or reboot
+/// (the state changes when it ends).
+pub const V1_POWER_SECS: f64 = 10.0;
+/// Simulated seconds a v1 virtual server reinstall keeps it Stopped.
+pub const V1_REINSTALL_SECS: f64 = 60.0;
+/// Simulated seconds a bare metal power cycle keeps the power off.
+pub const POWER_CYCLE_SECS: f64 = 30.0;
 /// Simulated seconds of a bare metal installation.
 pub const INSTALL_SECS: f64 = 300.0;
 /// Simulated seconds of a bare metal rescue-mode boot.

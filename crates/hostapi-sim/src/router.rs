@@ -5,6 +5,7 @@
 //! table and names the operation (`"GET /v1/domains/{domainname}"`): that
 //! name feeds the statistics and the write log.
 
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 
 use crate::error::{self, ApiError, ErrStyle};
@@ -103,6 +104,58 @@ pub(crate) fn dispatch(cx: &Cx<'_>, req: &Req) -> Response {
     }
     match result {
         Ok(r) => r,
+        // No operation of this method: 405 when another method has one.
+        Err(e) if e.status == StatusCode::NOT_FOUND && cx.op.get().is_empty() => {
+            let allowed = allowed_methods(req);
+            if allowed.is_empty() {
+                return error::response(style, &e, &cx.inner.correlation_id(), "");
+            }
+            let allow = allowed.join(", ");
+            let e = ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!(
+                    "{} is not allowed on {}: allowed {allow}",
+                    req.method, req.raw_path
+                ),
+            );
+            let mut r = error::response(style, &e, &cx.inner.correlation_id(), "");
+            if let Ok(v) = HeaderValue::from_str(&allow) {
+                r.headers_mut().insert(header::ALLOW, v);
+            }
+            r
+        }
         Err(e) => error::response(style, &e, &cx.inner.correlation_id(), cx.op.get()),
     }
+}
+
+/// Whether `template` (`/a/{x}/b`) matches the path segments `segs`.
+fn template_matches(template: &str, segs: &[&str]) -> bool {
+    let t: Vec<&str> = template.split('/').filter(|p| !p.is_empty()).collect();
+    t.len() == segs.len()
+        && t.iter()
+            .zip(segs)
+            .all(|(p, s)| p.starts_with('{') || p == s)
+}
+
+/// The methods of the operations whose path matches the request's (for a
+/// CDN path, without its timestamp and signature).
+fn allowed_methods(req: &Req) -> Vec<&'static str> {
+    let segs: Vec<&str> = req.segs.iter().map(String::as_str).collect();
+    let cdn = segs.first() == Some(&"cdn");
+    let path: &[&str] = if cdn {
+        segs.get(1..segs.len().saturating_sub(2)).unwrap_or(&[])
+    } else {
+        &segs
+    };
+    let v1 = crate::v1::ROUTES.iter().map(|r| (r.method, r.path));
+    let others = CLOUD_AND_CDN.iter().filter_map(|n| n.split_once(' '));
+    let mut out: Vec<&'static str> = Vec::new();
+    for (m, p) in v1.chain(others) {
+        let is_cdn = !p.starts_with("/v1/") && !p.starts_with("/cloud/");
+        if is_cdn == cdn && template_matches(p, path) && !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    out.retain(|m| *m != req.method.as_str());
+    out
 }

@@ -176,9 +176,26 @@ pub(crate) struct CloudOver {
 /// Changes to one v1 virtual server.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct V1VsOver {
+    /// Running (true) or Stopped once `steps` are over.
     pub(crate) running: Option<bool>,
     pub(crate) reinstalls: u32,
     pub(crate) reboots: u32,
+    /// The state before the settled one: each step (running, until) holds
+    /// until its simulated time.
+    #[serde(default)]
+    pub(crate) steps: Vec<(bool, f64)>,
+}
+
+impl V1VsOver {
+    /// Running at `t`, or None when the generated state holds.
+    pub(crate) fn running_at(&self, t: f64) -> Option<bool> {
+        for (r, until) in &self.steps {
+            if t < *until {
+                return Some(*r);
+            }
+        }
+        self.running
+    }
 }
 
 /// A DNS record.
@@ -216,6 +233,12 @@ pub(crate) struct BmOver {
     pub(crate) power_cycles: u32,
     pub(crate) os_id: Option<u64>,
     pub(crate) leases: Option<Vec<Value>>,
+    /// The power is off until this simulated time (a power cycle), then on.
+    #[serde(default)]
+    pub(crate) power_on_at: Option<f64>,
+    /// Booted into rescue mode: it ends at the next power cycle or install.
+    #[serde(default)]
+    pub(crate) in_rescue: bool,
 }
 
 /// Changes to one IP address (bare metal, rack or v1 virtual server).

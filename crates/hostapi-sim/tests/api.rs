@@ -1150,13 +1150,15 @@ async fn writes_are_read_back() {
     assert_eq!(a.json["ip"]["serverType"], "Virtual Server");
     let vs = t.get("/v1/virtualServers/100001").await.json;
     assert_eq!(vs["virtualServers"][0]["ipAddresses"][0]["isNulled"], true);
-    // v1 virtual server power.
+    // v1 virtual server power: asynchronous, done after V1_POWER_SECS.
     t.post("/v1/virtualServers/100001/powerOff", &[]).await;
+    t.sim.advance_clock(hostapi_sim::V1_POWER_SECS).unwrap();
     assert_eq!(
         t.get("/v1/virtualServers/100001").await.json["virtualServers"][0]["state"],
         "Stopped"
     );
     t.post("/v1/virtualServers/100001/powerOn", &[]).await;
+    t.sim.advance_clock(hostapi_sim::V1_POWER_SECS).unwrap();
     assert_eq!(
         t.get("/v1/virtualServers/100001").await.json["virtualServers"][0]["state"],
         "Running"

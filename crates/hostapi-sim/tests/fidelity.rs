@@ -73,3 +73,90 @@ async fn an_oversized_dataset_is_refused() {
     .unwrap_err();
     assert!(e.to_string().contains("size"), "{e}");
 }
+
+#[tokio::test]
+async fn a_wrong_method_is_405_with_the_allowed_ones() {
+    let t = fast().await;
+    let a = t
+        .call(reqwest::Method::DELETE, "/v1/domains/acme-1.com", None)
+        .await;
+    assert_eq!(a.status, 405);
+    assert_eq!(a.headers["allow"], "GET, PUT");
+    assert_eq!(a.json["errorCode"], "405", "the interface's error body");
+    let a = t
+        .call(reqwest::Method::PATCH, "/cloud/v2/virtualServers", None)
+        .await;
+    assert_eq!(
+        (a.status, a.headers["allow"].clone()),
+        (405, "GET".parse().unwrap())
+    );
+    let c = t.sim.cdn_customer().to_string();
+    let a = t
+        .cdn(reqwest::Method::DELETE, &format!("/origins/{c}"), None)
+        .await;
+    assert_eq!(
+        (a.status, a.headers["allow"].clone()),
+        (405, "GET, POST".parse().unwrap())
+    );
+    // A path no operation has stays 404, whatever the method.
+    assert_eq!(
+        t.call(reqwest::Method::DELETE, "/v1/nothing", None)
+            .await
+            .status,
+        404
+    );
+    assert_eq!(t.get("/v1/domains/acme-1.com/nothing").await.status, 404);
+}
+
+#[tokio::test]
+async fn power_changes_take_simulated_time() {
+    let t = start(SimConfig::default()).await;
+    // v1 virtual server 100001 (index 0) starts Running.
+    let vs = "/v1/virtualServers/100001";
+    let state = |a: &Ans| a.json["virtualServers"][0]["state"].clone();
+    assert_eq!(state(&t.get(vs).await), "Running");
+    assert_eq!(t.post(&format!("{vs}/powerOff"), &[]).await.status, 202);
+    assert_eq!(state(&t.get(vs).await), "Running", "asynchronous");
+    t.sim.advance_clock(hostapi_sim::V1_POWER_SECS).unwrap();
+    assert_eq!(state(&t.get(vs).await), "Stopped");
+    t.post(&format!("{vs}/reboot"), &[]).await;
+    assert_eq!(state(&t.get(vs).await), "Stopped");
+    t.sim.advance_clock(hostapi_sim::V1_POWER_SECS).unwrap();
+    assert_eq!(state(&t.get(vs).await), "Running");
+
+    // Bare metal 20017 (index 16) starts off; a power cycle turns it on.
+    let ps = |a: &Ans| a.json["powerStatus"]["status"].clone();
+    assert_eq!(ps(&t.get("/v1/bareMetals/20017/powerStatus").await), "off");
+    for id in ["20001", "20017"] {
+        let a = t
+            .post(&format!("/v1/bareMetals/{id}/powerCycle"), &[])
+            .await;
+        assert_eq!(a.status, 202);
+        assert_eq!(
+            ps(&t.get(&format!("/v1/bareMetals/{id}/powerStatus")).await),
+            "off"
+        );
+    }
+    t.sim.advance_clock(hostapi_sim::POWER_CYCLE_SECS).unwrap();
+    for id in ["20001", "20017"] {
+        assert_eq!(
+            ps(&t.get(&format!("/v1/bareMetals/{id}/powerStatus")).await),
+            "on"
+        );
+    }
+}
+
+#[tokio::test]
+async fn rescue_mode_lasts_until_a_power_cycle() {
+    let t = start(SimConfig::default()).await;
+    let rescue = || t.sim.snapshot()["v1"]["bareMetals"]["20002"]["rescueMode"].clone();
+    t.post("/v1/bareMetals/20002/rescueMode", &[("osId", "121")])
+        .await;
+    assert_eq!(rescue(), false, "still booting");
+    t.sim.advance_clock(hostapi_sim::RESCUE_SECS).unwrap();
+    assert_eq!(rescue(), true);
+    let s = t.get("/v1/bareMetals/20002/installationStatus").await;
+    assert_eq!(s.json["installationStatus"]["description"], "Normal");
+    t.post("/v1/bareMetals/20002/powerCycle", &[]).await;
+    assert_eq!(rescue(), false);
+}

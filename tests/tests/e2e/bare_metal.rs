@@ -92,6 +92,10 @@ pub(crate) async fn bare_metal_servers(env: &Env) {
     let on = bare_metals.power_status(&id).await.expect("power status");
     assert_eq!(on.status, Some(BareMetalPowerState::On));
     bare_metals.power_cycle(&id).await.expect("power cycle");
+    // Off while it cycles, then on again.
+    env.sim
+        .advance_clock(hostapi_sim::POWER_CYCLE_SECS)
+        .expect("advance");
     let on = bare_metals.power_status(&id).await.expect("power status");
     assert_eq!(on.status, Some(BareMetalPowerState::On));
 

@@ -5,7 +5,7 @@ use hostapi::{
     DnsRecordType, DomainName, IpUpdate, NetworkMemberStatus, NewDnsRecord, OperatingSystemId,
     PrivateNetworkId, PrivateRackId, VirtualServerId, VirtualServerState,
 };
-use hostapi_sim::MEMBER_TRANSITION_SECS;
+use hostapi_sim::{MEMBER_TRANSITION_SECS, V1_POWER_SECS, V1_REINSTALL_SECS};
 
 use crate::support::{Env, day, service_error, waits};
 
@@ -29,10 +29,13 @@ pub(crate) async fn v1_virtual_servers(env: &Env) {
 
     let job = servers.power_off(&id).await.expect("power off");
     assert!(!job.id.as_str().is_empty());
+    // Power changes are asynchronous: done once the job's time has passed.
+    env.sim.advance_clock(V1_POWER_SECS).expect("advance");
     let state = servers.get(&id).await.expect("get").state;
     assert_eq!(state, Some(VirtualServerState::Stopped));
 
     servers.power_on(&id).await.expect("power on");
+    env.sim.advance_clock(V1_POWER_SECS).expect("advance");
     let state = servers.get(&id).await.expect("get").state;
     assert_eq!(state, Some(VirtualServerState::Running));
 
@@ -66,6 +69,7 @@ pub(crate) async fn v1_virtual_servers(env: &Env) {
 
     servers.reboot(&id).await.expect("reboot");
     servers.reinstall(&id).await.expect("reinstall");
+    env.sim.advance_clock(V1_REINSTALL_SECS).expect("advance");
     let state = servers.get(&id).await.expect("get").state;
     assert_eq!(state, Some(VirtualServerState::Running));
 }

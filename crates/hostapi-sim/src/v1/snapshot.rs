@@ -15,7 +15,7 @@ pub(crate) fn snapshot(ds: &Dataset, st: &State, now: f64) -> Value {
             (
                 (VS_BASE + 1 + *i as u64).to_string(),
                 json!({
-                    "state": o.running.map(|r| if r { "Running" } else { "Stopped" }),
+                    "state": o.running_at(now).map(|r| if r { "Running" } else { "Stopped" }),
                     "reboots": o.reboots,
                     "reinstalls": o.reinstalls,
                 }),
@@ -53,6 +53,7 @@ pub(crate) fn snapshot(ds: &Dataset, st: &State, now: f64) -> Value {
                     "installs": o.installs,
                     "rescues": o.rescues,
                     "powerCycles": o.power_cycles,
+                    "rescueMode": o.in_rescue && task_running(Some(o), now).is_none(),
                     "osId": o.os_id,
                     "leases": o.leases,
                 }),

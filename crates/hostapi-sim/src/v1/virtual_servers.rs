@@ -52,7 +52,7 @@ pub(crate) fn vs_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
     let mut r = rng(seed, kind::V1_VS, i as u64);
     let id = VS_BASE + 1 + i as u64;
     let ov = st.v1_vs.get(&i);
-    let running = ov.and_then(|o| o.running).unwrap_or(i % 3 != 2);
+    let running = ov.and_then(|o| o.running_at(cx.now)).unwrap_or(i % 3 != 2);
     let created = EPOCH + r.random_range(0..8 * YEAR);
     let start = created - created % 86_400;
     let term_years = pick(&mut r, &[1i64, 1, 2, 3]).to_owned();
@@ -188,19 +188,24 @@ pub(crate) fn job_id(cx: &Cx<'_>, st: &mut State) -> String {
 pub(crate) fn vs_action(cx: &Cx<'_>, id: &str, action: &str) -> Result<Response, ApiError> {
     let i = index_of(id, VS_BASE, cx.ds().v1_vs, "virtual server")?;
     let mut st = cx.state();
+    let now = cx.now;
     let o = st.v1_vs.entry(i).or_default();
-    match action {
-        "powerOn" => o.running = Some(true),
-        "powerOff" => o.running = Some(false),
+    // Asynchronous, as documented: the state changes when the job ends.
+    let current = o.running_at(now).unwrap_or(i % 3 != 2);
+    let (steps, settled) = match action {
+        "powerOn" => (vec![(current, now + crate::V1_POWER_SECS)], true),
+        "powerOff" => (vec![(current, now + crate::V1_POWER_SECS)], false),
         "reboot" => {
-            o.running = Some(true);
             o.reboots += 1;
+            (vec![(false, now + crate::V1_POWER_SECS)], true)
         }
         _ => {
-            o.running = Some(true);
             o.reinstalls += 1;
+            (vec![(false, now + crate::V1_REINSTALL_SECS)], true)
         }
-    }
+    };
+    o.steps = steps;
+    o.running = Some(settled);
     let job = job_id(cx, &mut st);
     cx.log(&mut st, format!("virtualServer {id} {action}"));
     Ok(util::json(

@@ -221,6 +221,7 @@ pub(crate) fn install(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiE
     });
     o.installs += 1;
     o.os_id = Some(os_id);
+    o.in_rescue = false;
     cx.log(&mut st, format!("bareMetal {} install os {os_id}", bm.id));
     Ok(empty(StatusCode::OK))
 }
@@ -242,6 +243,7 @@ pub(crate) fn rescue(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiEr
         until: cx.now + crate::RESCUE_SECS,
     });
     o.rescues += 1;
+    o.in_rescue = true;
     cx.log(&mut st, format!("bareMetal {id} rescueMode {os_id}"));
     Ok(empty(StatusCode::OK))
 }

@@ -319,8 +319,12 @@ pub(crate) fn switch_port(cx: &Cx<'_>, id: &str, set: Option<bool>) -> Result<Re
 pub(crate) fn power_status(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
     let bm = bm_facts(cx.ds(), i);
+    let on = match cx.state().bare_metals.get(&i).and_then(|o| o.power_on_at) {
+        Some(at) => cx.now >= at,
+        None => i % 17 != 16,
+    };
     Ok(ok(&json!({"powerStatus": {
-        "status": if i % 17 == 16 { "off" } else { "on" },
+        "status": if on { "on" } else { "off" },
         "serverId": bm.id,
         "serverName": bm.name,
     }})))
@@ -329,7 +333,15 @@ pub(crate) fn power_status(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> 
 pub(crate) fn power_cycle(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
     let mut st = cx.state();
-    st.bare_metals.entry(i).or_default().power_cycles += 1;
+    let now = cx.now;
+    let o = st.bare_metals.entry(i).or_default();
+    o.power_cycles += 1;
+    // Off for a while, then on (a server that was off comes on); a booted
+    // rescue mode ends with the reboot.
+    o.power_on_at = Some(now + crate::POWER_CYCLE_SECS);
+    if o.task.as_ref().is_some_and(|t| t.rescue && now >= t.until) {
+        o.in_rescue = false;
+    }
     cx.log(&mut st, format!("bareMetal {id} powerCycle"));
     Ok(util::json(StatusCode::ACCEPTED, &json!({})))
 }
