@@ -237,6 +237,12 @@ pub(crate) enum Command {
         after_help = "Examples:\n  hostapi cdn purge 1001 /index.html --wait\n  hostapi cdn origins list"
     )]
     Cdn(commands::cdn::CdnCommand),
+    /// Find an IP address, a name, a reference, a MAC address or an id across bare
+    /// metal, virtual and cloud servers and domains, and say where it is.
+    #[command(
+        after_help = "Examples:\n  hostapi find 85.17.0.10\n  hostapi find k8s-1\n  hostapi find 'web-*'\n  hostapi find ac:1f:6b:03:88:8c"
+    )]
+    Find(commands::find::FindArgs),
     /// A guided tour of all three APIs against the sandbox (needs --sandbox).
     #[command(after_help = "Example:\n  hostapi --sandbox tour")]
     Tour,

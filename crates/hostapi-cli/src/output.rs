@@ -854,7 +854,7 @@ fn values_at(value: &Value, path: &str) -> Vec<String> {
 }
 
 /// A glob: `*` any run of characters, `?` any one; the rest literal.
-fn glob(pattern: &str, text: &str) -> bool {
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
     let (mut pi, mut ti) = (0, 0);
     let (mut star, mut mark) = (None, 0);

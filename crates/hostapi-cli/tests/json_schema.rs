@@ -48,6 +48,7 @@ fn every_commands_json_matches_the_schema() {
     let schema = schema();
     // (command line, definition, whether the document is a list)
     let cloud_get = format!("cloud get {CLOUD}");
+    let cloud_get_many = format!("cloud get {CLOUD} be38016d-e266-4420-a801-0c71c86fa729");
     let cloud_creds = format!("cloud credentials list {CLOUD} --type operating-system");
     let cloud_cred = format!("cloud credentials get {CLOUD} root");
     let cloud_metrics =
@@ -181,6 +182,15 @@ fn every_commands_json_matches_the_schema() {
         ("cdn origins list", "Origin", true),
         ("cdn origins get 101", "Origin", false),
         ("whoami", "CliCheck", true),
+        ("bare-metal get 20001 20002", "BareMetalServer", true),
+        ("bare-metal list --details", "BareMetalServer", true),
+        ("vps get 100001 100002", "VirtualServer", true),
+        (&cloud_get_many, "CloudServer", true),
+        ("racks get 7001 7002", "PrivateRack", true),
+        ("racks list --details", "PrivateRack", true),
+        ("find 85.17.0.10", "CliFound", true),
+        ("find web-*", "CliFound", true),
+        ("find acme-1.com", "CliFound", true),
     ];
     let runs = par_map(cases, |(line, definition, list)| {
         let mut args: Vec<&str> = line.split_whitespace().collect();

@@ -11,24 +11,36 @@ use hostapi::{
 
 use super::ips::{IP_COLUMNS, IpChange};
 use super::usage::{self, UsageCommand};
-use super::{Context, WaitArgs, WaitTuning, parse_id};
+use super::{Context, WaitArgs, WaitTuning, bulk, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::outcome::settle;
-use crate::output::{Outcome, col};
+use crate::output::{Column, Outcome, col, warn_unreadable};
 use crate::progress::wait_with_progress;
+use serde_json::Value;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum BareMetalCommand {
-    /// List bare metal servers (id, name, type and reference; `get` shows the rest).
-    #[command(after_help = "Example:\n  hostapi bare-metal list")]
-    List,
-    /// Show one server: location, hardware, network, contract, SLA.
-    #[command(after_help = "Example:\n  hostapi bare-metal get 20001")]
+    /// List bare metal servers (id, name, type and reference; --details adds the
+    /// site and the IPs, read for every server at once; `get` shows the rest).
+    #[command(
+        after_help = "Examples:\n  hostapi bare-metal list\n  hostapi bare-metal list --details --filter location.site=AMS-01"
+    )]
+    List {
+        /// Read each server in detail (site, IPs, the fields `get` shows), several
+        /// at once.
+        #[arg(long)]
+        details: bool,
+    },
+    /// Show servers: location, hardware, network, contract, SLA. Several ids are read
+    /// at once and print as a list.
+    #[command(
+        after_help = "Examples:\n  hostapi bare-metal get 20001\n  hostapi bare-metal get 20001 20002 20003 --columns id,name,location.site"
+    )]
     Get {
-        /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
-        id: BareMetalId,
+        /// The servers' ids.
+        #[arg(required = true, value_parser = parse_id::<BareMetalId>)]
+        ids: Vec<BareMetalId>,
     },
     /// Set a server's reference (your own label; "" clears it).
     #[command(after_help = "Example:\n  hostapi bare-metal set-reference 20001 db-primary")]
@@ -316,20 +328,106 @@ fn parse_partition(value: &str) -> Result<InstallPartition, String> {
     })
 }
 
+/// The columns of `bare-metal list`.
+pub(crate) const LIST_COLUMNS: &[Column] = &[
+    col("ID", "id"),
+    col("NAME", "name"),
+    col("TYPE", "server_type"),
+    col("REFERENCE", "reference"),
+];
+
+/// The columns of servers read in detail (`get` with several ids, `list --details`).
+const DETAIL_COLUMNS: &[Column] = &[
+    col("ID", "id"),
+    col("NAME", "name"),
+    col("TYPE", "server_type"),
+    col("SITE", "location.site"),
+    col("IPS", "ips[].ip"),
+    col("REFERENCE", "reference"),
+];
+
+/// The columns of `get` with several ids.
+const GET_COLUMNS: &[Column] = &[
+    col("ID", "id"),
+    col("NAME", "name"),
+    col("TYPE", "server_type"),
+    col("SITE", "location.site"),
+    col("CABINET", "location.cabinet"),
+    col("REFERENCE", "reference"),
+];
+
+/// `bare-metal list --details`: every server read in detail, with its IPs (as
+/// `bare-metal ips list` shows them, under `ips`), several at once.
+async fn list_details(context: &Context) -> Result<(), Failure> {
+    let servers = context.client.bare_metals();
+    let listing = servers.list().await?;
+    warn_unreadable(&listing);
+    let ids: Vec<BareMetalId> = listing.iter().map(|s| s.id.clone()).collect();
+    let total = ids.len();
+    let records = detailed(context, ids).await;
+    let (records, failed) = records;
+    context.printer.shaped_list(records, DETAIL_COLUMNS)?;
+    bulk::report("bare metal server", total, failed)
+}
+
+/// Servers read in detail, each with its IPs under `ips` (the JSON of `get` and of
+/// `bare-metal ips list`), several at once; and the ids that could not be read.
+pub(crate) async fn detailed(
+    context: &Context,
+    ids: Vec<BareMetalId>,
+) -> (Vec<Value>, Vec<(BareMetalId, Failure)>) {
+    let servers = context.client.bare_metals();
+    let total = ids.len();
+    let details = servers.get_many(ids.clone(), bulk::options());
+    let ips = hostapi::bulk(futures::stream::iter(ids), bulk::options(), |id| {
+        let servers = servers.clone();
+        async move { servers.ips(&id).list().await }
+    });
+    let ((read, mut failed), (ips, ip_failures)) = futures::join!(
+        bulk::collect("bare metal servers", total, details),
+        bulk::collect("their IPs", total, ips),
+    );
+    let mut ips: std::collections::HashMap<String, Value> = ips
+        .into_iter()
+        .map(|(id, listing)| {
+            let json = context.printer.to_json(&*listing).unwrap_or_default();
+            (id.to_string(), json)
+        })
+        .collect();
+    let mut records = Vec::new();
+    for (id, server) in read {
+        let mut json = match context.printer.to_json(&server) {
+            Ok(json) => json,
+            Err(failure) => {
+                failed.push((id, failure));
+                continue;
+            }
+        };
+        if let (Some(map), Some(list)) = (json.as_object_mut(), ips.remove(&id.to_string())) {
+            map.insert("ips".to_owned(), list);
+        }
+        records.push(json);
+    }
+    for (id, failure) in ip_failures {
+        eprintln!(
+            "warning: the IPs of bare metal server {id} could not be read: {}",
+            failure.message
+        );
+    }
+    (records, failed)
+}
+
 pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<(), Failure> {
     let servers = context.client.bare_metals();
     let out = &context.printer;
     match command {
-        BareMetalCommand::List => out.list(
-            &servers.list().await?,
-            &[
-                col("ID", "id"),
-                col("NAME", "name"),
-                col("TYPE", "server_type"),
-                col("REFERENCE", "reference"),
-            ],
-        ),
-        BareMetalCommand::Get { id } => out.one(&servers.get(&id).await?),
+        BareMetalCommand::List { details: false } => out.list(&servers.list().await?, LIST_COLUMNS),
+        BareMetalCommand::List { details: true } => list_details(context).await,
+        BareMetalCommand::Get { ids } => {
+            let total = ids.len();
+            let read = servers.get_many(ids, bulk::options());
+            bulk::get(context, "bare metal server", total, read, GET_COLUMNS).await
+        }
         BareMetalCommand::SetReference { id, reference } => {
             let server = settle(servers.update(&id, &reference).await, || {
                 servers.confirm_update(&id, &reference)

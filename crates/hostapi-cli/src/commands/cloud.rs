@@ -25,12 +25,14 @@ pub(crate) enum CloudCommand {
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
         page_size: u32,
     },
-    /// Show one cloud server.
-    #[command(after_help = "Example:\n  hostapi cloud get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728")]
+    /// Show cloud servers (several ids are read at once and print as a list).
+    #[command(
+        after_help = "Examples:\n  hostapi cloud get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728\n  hostapi cloud get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 be38016d-e266-4420-a801-0c71c86fa729"
+    )]
     Get {
-        /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
-        id: CloudServerId,
+        /// The servers' ids.
+        #[arg(required = true, value_parser = parse_id::<CloudServerId>)]
+        ids: Vec<CloudServerId>,
     },
     /// Set a server's reference (your own label; "" clears it).
     #[command(
@@ -280,7 +282,11 @@ pub(crate) async fn run(context: &Context, command: CloudCommand) -> Result<(), 
         CloudCommand::List { page_size } => {
             out.list(&servers.list().page_size(page_size).await?, SERVER_COLUMNS)
         }
-        CloudCommand::Get { id } => out.one(&servers.get(&id).await?),
+        CloudCommand::Get { ids } => {
+            let total = ids.len();
+            let read = servers.get_many(ids, super::bulk::options());
+            super::bulk::get(context, "cloud server", total, read, SERVER_COLUMNS).await
+        }
         CloudCommand::SetReference { id, reference } => {
             let server = settle(servers.update(&id, &reference).await, || {
                 servers.confirm_update(&id, &reference)

@@ -3,6 +3,7 @@
 //! and flags several groups use (ids, dates, durations, `--wait`).
 
 pub(crate) mod bare_metal;
+pub(crate) mod bulk;
 pub(crate) mod catalog;
 pub(crate) mod cdn;
 pub(crate) mod cdn_sync;
@@ -11,6 +12,7 @@ pub(crate) mod config;
 pub(crate) mod dns;
 pub(crate) mod dns_sync;
 pub(crate) mod domains;
+pub(crate) mod find;
 pub(crate) mod ips;
 pub(crate) mod networks;
 pub(crate) mod racks;
@@ -83,6 +85,7 @@ pub(crate) async fn run(context: &Context, command: Command) -> Result<(), Failu
         Command::Cdn(command) => cdn::run(context, command).await,
         Command::Tour => tour::run(context).await,
         Command::Whoami => config::whoami(context).await,
+        Command::Find(args) => find::run(context, args).await,
         // Handled before a client exists (see `app::run`).
         Command::Config(_) | Command::Completions { .. } | Command::Sandbox(_) => Ok(()),
     }

@@ -6,22 +6,27 @@ use clap::Subcommand;
 use hostapi::PrivateRackId;
 
 use super::ips::{IP_COLUMNS, IpChange};
-use super::{Context, DayRange, parse_id};
+use super::{Context, DayRange, bulk, parse_id};
 use crate::failure::Failure;
 use crate::outcome::settle;
-use crate::output::col;
+use crate::output::{Column, col};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum RacksCommand {
-    /// List private racks (ids only; `get` shows the rest).
-    #[command(after_help = "Example:\n  hostapi racks list")]
-    List,
-    /// Show one private rack.
-    #[command(after_help = "Example:\n  hostapi racks get 7001")]
+    /// List private racks (ids only; --details reads each rack at once for its name,
+    /// site and SLA; `get` shows the rest).
+    #[command(after_help = "Examples:\n  hostapi racks list\n  hostapi racks list --details")]
+    List {
+        /// Read each rack in detail (name, site, SLA), several at once.
+        #[arg(long)]
+        details: bool,
+    },
+    /// Show private racks (several ids are read at once and print as a list).
+    #[command(after_help = "Examples:\n  hostapi racks get 7001\n  hostapi racks get 7001 7002")]
     Get {
-        /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
-        id: PrivateRackId,
+        /// The racks' ids.
+        #[arg(required = true, value_parser = parse_id::<PrivateRackId>)]
+        ids: Vec<PrivateRackId>,
     },
     /// IP addresses of a rack.
     #[command(subcommand, after_help = "Example:\n  hostapi racks ips list 7001")]
@@ -78,20 +83,35 @@ pub(crate) enum RackUsageCommand {
     },
 }
 
+/// The columns of `racks list`.
+const RACK_COLUMNS: &[Column] = &[
+    col("ID", "id"),
+    col("NAME", "name"),
+    col("SITE", "location.site"),
+    col("SLA", "sla.name"),
+];
+
 pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), Failure> {
     let racks = context.client.private_racks();
     let out = &context.printer;
     match command {
-        RacksCommand::List => out.list(
-            &racks.list().await?,
-            &[
-                col("ID", "id"),
-                col("NAME", "name"),
-                col("SITE", "location.site"),
-                col("SLA", "sla.name"),
-            ],
-        ),
-        RacksCommand::Get { id } => out.one(&racks.get(&id).await?),
+        RacksCommand::List { details: false } => out.list(&racks.list().await?, RACK_COLUMNS),
+        RacksCommand::List { details: true } => {
+            let listing = racks.list().await?;
+            crate::output::warn_unreadable(&listing);
+            let ids: Vec<PrivateRackId> = listing.iter().map(|r| r.id.clone()).collect();
+            let total = ids.len();
+            let (read, failed) =
+                bulk::collect("private racks", total, racks.get_many(ids, bulk::options())).await;
+            let records: Vec<_> = read.into_iter().map(|(_, rack)| rack).collect();
+            out.items(&records, RACK_COLUMNS)?;
+            bulk::report("private rack", total, failed)
+        }
+        RacksCommand::Get { ids } => {
+            let total = ids.len();
+            let read = racks.get_many(ids, bulk::options());
+            bulk::get(context, "private rack", total, read, RACK_COLUMNS).await
+        }
         RacksCommand::Ips(RackIpsCommand::List { id }) => {
             out.list(&racks.ips(&id).list().await?, IP_COLUMNS)
         }

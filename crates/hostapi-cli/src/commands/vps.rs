@@ -6,7 +6,7 @@ use hostapi::{Job, VirtualServerId, VirtualServerState};
 use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
-use crate::output::col;
+use crate::output::{Column, col};
 use crate::progress::wait_with_progress;
 
 #[derive(Debug, Subcommand)]
@@ -14,12 +14,14 @@ pub(crate) enum VpsCommand {
     /// List virtual servers.
     #[command(after_help = "Example:\n  hostapi vps list")]
     List,
-    /// Show one virtual server.
-    #[command(after_help = "Example:\n  hostapi vps get 100001")]
+    /// Show virtual servers (several ids are read at once and print as a list).
+    #[command(
+        after_help = "Examples:\n  hostapi vps get 100001\n  hostapi vps get 100001 100002 100003"
+    )]
     Get {
-        /// The server's id.
-        #[arg(value_parser = parse_id::<VirtualServerId>)]
-        id: VirtualServerId,
+        /// The servers' ids.
+        #[arg(required = true, value_parser = parse_id::<VirtualServerId>)]
+        ids: Vec<VirtualServerId>,
     },
     /// Power a server on (prints the job; with --wait, the server once running).
     #[command(after_help = "Example:\n  hostapi vps power-on 100003 --wait")]
@@ -59,22 +61,26 @@ pub(crate) enum VpsCommand {
     },
 }
 
+/// The columns of `vps list` (and of `get` with several ids).
+pub(crate) const VPS_COLUMNS: &[Column] = &[
+    col("ID", "id"),
+    col("NAME", "name"),
+    col("STATE", "state"),
+    col("TEMPLATE", "template"),
+    col("IPS", "ips[].ip"),
+    col("REFERENCE", "reference"),
+];
+
 pub(crate) async fn run(context: &Context, command: VpsCommand) -> Result<(), Failure> {
     let servers = context.client.virtual_servers();
     let out = &context.printer;
     match command {
-        VpsCommand::List => out.list(
-            &servers.list().await?,
-            &[
-                col("ID", "id"),
-                col("NAME", "name"),
-                col("STATE", "state"),
-                col("TEMPLATE", "template"),
-                col("IPS", "ips[].ip"),
-                col("REFERENCE", "reference"),
-            ],
-        ),
-        VpsCommand::Get { id } => out.one(&servers.get(&id).await?),
+        VpsCommand::List => out.list(&servers.list().await?, VPS_COLUMNS),
+        VpsCommand::Get { ids } => {
+            let total = ids.len();
+            let read = servers.get_many(ids, super::bulk::options());
+            super::bulk::get(context, "virtual server", total, read, VPS_COLUMNS).await
+        }
         VpsCommand::PowerOn { id, wait } => {
             let job = servers.power_on(&id).await?;
             power_outcome(context, &id, job, &wait, VirtualServerState::Running).await

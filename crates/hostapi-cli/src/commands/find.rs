@@ -1,0 +1,319 @@
+//! `hostapi find TEXT`: an IP address, a name, a reference, a MAC address or an id,
+//! looked up across bare metal servers, virtual servers, cloud servers and domains;
+//! each hit says where it was found (`CliFound` in the JSON Schema).
+//!
+//! The lists are read at once; bare metal servers are read in detail too (their IPs
+//! and MAC addresses are not in the list) through the facade's bulk helpers, when the
+//! text can be an IP address, a host name or a MAC address.
+
+use std::net::IpAddr;
+
+use clap::Args;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Context, bare_metal};
+use crate::failure::{Failure, NOT_FOUND};
+use crate::output::col;
+
+#[derive(Debug, Args)]
+pub(crate) struct FindArgs {
+    /// What to look for: an IP address, a name, a reference, a MAC address, an id or
+    /// a domain name (any letter case; * and ? match any text and any character).
+    text: String,
+}
+
+/// One hit.
+#[derive(Debug, Serialize)]
+struct Found {
+    /// `bare_metal`, `vps`, `cloud` or `domain`.
+    kind: &'static str,
+    id: String,
+    name: Option<String>,
+    /// The field that matched, as named in the JSON.
+    field: String,
+    /// The matching value.
+    value: String,
+}
+
+/// What is looked for, in the forms it can be compared in.
+struct Needle {
+    /// Lower case.
+    text: String,
+    /// With `*` or `?`: a glob.
+    glob: bool,
+    ip: Option<IpAddr>,
+    /// Twelve hex digits, when the text can be a MAC address.
+    mac: Option<String>,
+}
+
+impl Needle {
+    fn new(text: &str) -> Self {
+        let text = text.trim().to_lowercase();
+        let hex: String = text
+            .chars()
+            .filter(|c| !matches!(c, ':' | '-' | '.'))
+            .collect();
+        let mac =
+            (hex.len() == 12 && hex.chars().all(|c| c.is_ascii_hexdigit()) && text.len() > 12)
+                .then_some(hex);
+        Self {
+            glob: text.contains(['*', '?']),
+            ip: text.parse().ok(),
+            mac,
+            text,
+        }
+    }
+
+    fn matches(&self, value: &str) -> bool {
+        let value = value.trim().to_lowercase();
+        if self.glob {
+            return crate::output::glob(&self.text, &value);
+        }
+        if value == self.text {
+            return true;
+        }
+        if let (Some(ip), Ok(other)) = (self.ip, value.parse::<IpAddr>()) {
+            return ip == other;
+        }
+        if let Some(mac) = &self.mac {
+            let other: String = value
+                .chars()
+                .filter(|c| !matches!(c, ':' | '-' | '.'))
+                .collect();
+            return *mac == other;
+        }
+        false
+    }
+
+    /// Whether bare metal servers must be read in detail: the text may be an IP
+    /// address, a reverse DNS name or a MAC address, which their list does not hold.
+    fn needs_details(&self) -> bool {
+        self.glob || self.ip.is_some() || self.mac.is_some() || self.text.contains('.')
+    }
+}
+
+/// The string values at a path (`a.b`, `a[].b`, `a[]`).
+fn values_at<'a>(value: &'a Value, path: &str) -> Vec<&'a str> {
+    let (head, rest) = match path.split_once('.') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (path, None),
+    };
+    let (key, each) = match head.strip_suffix("[]") {
+        Some(key) => (key, true),
+        None => (head, false),
+    };
+    let Some(next) = value.get(key) else {
+        return Vec::new();
+    };
+    let items: Vec<&Value> = if each {
+        next.as_array()
+            .map(|a| a.iter().collect())
+            .unwrap_or_default()
+    } else {
+        vec![next]
+    };
+    items
+        .into_iter()
+        .flat_map(|item| match rest {
+            Some(rest) => values_at(item, rest),
+            None => item.as_str().into_iter().collect(),
+        })
+        .collect()
+}
+
+/// The fields searched, by kind of resource.
+const BARE_METAL_FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "reference",
+    "ips[].ip",
+    "ips[].reverse_dns",
+    "network.mac_addresses[]",
+    "network.ipmi.ip",
+];
+const VPS_FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "reference",
+    "mac_address",
+    "ips[].ip",
+    "ips[].reverse_dns",
+];
+const CLOUD_FIELDS: &[&str] = &["id", "reference", "ips[].ip", "ips[].reverse_dns"];
+const DOMAIN_FIELDS: &[&str] = &["name"];
+
+/// The hits in `records` of one kind.
+fn search(
+    needle: &Needle,
+    kind: &'static str,
+    id_field: &str,
+    fields: &[&str],
+    records: &[Value],
+    found: &mut Vec<Found>,
+) {
+    for record in records {
+        for field in fields {
+            for value in values_at(record, field) {
+                if needle.matches(value) {
+                    found.push(Found {
+                        kind,
+                        id: values_at(record, id_field)
+                            .first()
+                            .map_or_else(String::new, |id| (*id).to_owned()),
+                        name: record
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                        field: (*field).to_owned(),
+                        value: value.to_owned(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+pub(crate) async fn run(context: &Context, args: FindArgs) -> Result<(), Failure> {
+    let needle = Needle::new(&args.text);
+    if needle.text.is_empty() {
+        return Err(Failure::usage(
+            "nothing to find: give an IP address, a name, a reference, a MAC address or an id",
+        ));
+    }
+    let client = &context.client;
+    let out = &context.printer;
+    let json =
+        |result: Result<Value, Failure>, what: &str, failures: &mut Vec<Failure>| match result {
+            Ok(Value::Array(items)) => items,
+            Ok(_) => Vec::new(),
+            Err(failure) => {
+                eprintln!("warning: {what} not searched: {}", failure.message);
+                failures.push(failure);
+                Vec::new()
+            }
+        };
+    let (bare_metals, vps, cloud, domains) = futures::join!(
+        async { client.bare_metals().list().await },
+        async { client.virtual_servers().list().await },
+        async { client.cloud_servers().list().await },
+        async { client.domains().list().await },
+    );
+    let mut failures = Vec::new();
+    let bare_metal_list = bare_metals.map_err(Failure::from);
+    let bare_metals = match bare_metal_list {
+        Ok(listing) if needle.needs_details() => {
+            crate::output::warn_unreadable(&listing);
+            let ids = listing.iter().map(|s| s.id.clone()).collect();
+            let (mut records, failed) = bare_metal::detailed(context, ids).await;
+            // A server that could not be read in detail is still searched as listed.
+            for (id, failure) in failed {
+                eprintln!(
+                    "warning: bare metal server {id} searched without its details: {}",
+                    failure.message
+                );
+                if let Some(server) = listing.iter().find(|s| s.id == id) {
+                    records.push(out.to_json(server)?);
+                }
+            }
+            Ok(Value::Array(records))
+        }
+        Ok(listing) => {
+            crate::output::warn_unreadable(&listing);
+            out.to_json(&*listing)
+        }
+        Err(failure) => Err(failure),
+    };
+    let mut records =
+        |result: Result<Value, Failure>, what: &str| json(result, what, &mut failures);
+    let bare_metals = records(bare_metals, "bare metal servers");
+    let vps = records(
+        vps.map_err(Failure::from).and_then(|l| out.to_json(&*l)),
+        "virtual servers",
+    );
+    let cloud = records(
+        cloud.map_err(Failure::from).and_then(|l| out.to_json(&*l)),
+        "cloud servers",
+    );
+    let domains = records(
+        domains
+            .map_err(Failure::from)
+            .and_then(|l| out.to_json(&*l)),
+        "domains",
+    );
+    let mut found = Vec::new();
+    search(
+        &needle,
+        "bare_metal",
+        "id",
+        BARE_METAL_FIELDS,
+        &bare_metals,
+        &mut found,
+    );
+    search(&needle, "vps", "id", VPS_FIELDS, &vps, &mut found);
+    search(&needle, "cloud", "id", CLOUD_FIELDS, &cloud, &mut found);
+    search(
+        &needle,
+        "domain",
+        "name",
+        DOMAIN_FIELDS,
+        &domains,
+        &mut found,
+    );
+    if found.is_empty() {
+        if failures.len() == 4 {
+            let first = failures.remove(0);
+            return Err(Failure {
+                message: format!("nothing could be searched: {}", first.message),
+                ..first
+            });
+        }
+        // Scripts get an empty list; the exit code says nothing was found.
+        if out.is_json() {
+            out.items::<Found>(&[], &[])?;
+        }
+        return Err(Failure::new(
+            NOT_FOUND,
+            format!(
+                "no bare metal server, virtual server, cloud server or domain matches `{}`",
+                args.text.trim()
+            ),
+        )
+        .hint("ids, names, references, IP addresses, reverse DNS names and MAC addresses are searched; * matches any text"));
+    }
+    out.items(
+        &found,
+        &[
+            col("KIND", "kind"),
+            col("ID", "id"),
+            col("NAME", "name"),
+            col("FIELD", "field"),
+            col("VALUE", "value"),
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn needles_match_ips_macs_and_globs() {
+        assert!(Needle::new("2A00:C98::1").matches("2a00:0c98:0:0:0:0:0:1"));
+        assert!(Needle::new("AC-1F-6B-03-88-8C").matches("ac:1f:6b:03:88:8c"));
+        assert!(Needle::new("web-*").matches("Web-5"));
+        assert!(!Needle::new("web").matches("web-5"));
+        assert!(!Needle::new("85.17.0.1").matches("85.17.0.10"));
+        assert!(Needle::new("85.17.0.1").needs_details());
+        assert!(!Needle::new("k8s-1").needs_details());
+    }
+
+    #[test]
+    fn values_are_read_at_paths() {
+        let record = json!({"ips": [{"ip": "a"}, {"ip": "b"}], "network": {"macs": ["m"]}});
+        assert_eq!(values_at(&record, "ips[].ip"), ["a", "b"]);
+        assert_eq!(values_at(&record, "network.macs[]"), ["m"]);
+        assert!(values_at(&record, "nothing.here").is_empty());
+    }
+}
