@@ -10,7 +10,11 @@ use crate::progress::WaitSettings;
 use crate::{config, sandbox};
 
 pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
-    let Cli { global, command } = cli;
+    let Cli {
+        mut global,
+        command,
+    } = cli;
+    global.read_env()?;
     let command = match command {
         Command::Completions { shell } => {
             let mut command = Cli::command();

@@ -122,8 +122,10 @@ pub(crate) struct GlobalArgs {
     /// More logs on stderr (-v: each API call; -vv: everything).
     #[arg(long, short = 'v', global = true, action = clap::ArgAction::Count)]
     pub(crate) verbose: u8,
-    /// Simulated seconds per real second in --sandbox (default 60: a one-minute job takes a second).
-    #[arg(long, global = true, hide = true, default_value_t = 60.0)]
+    /// Simulated seconds per real second in --sandbox (default 60: a one-minute job
+    /// takes a second): not a flag, so that it shows in no help nor completion
+    /// script; HOSTAPI_SANDBOX_TIME_SCALE sets it (see [`GlobalArgs::read_env`]).
+    #[arg(skip = DEFAULT_TIME_SCALE)]
     pub(crate) sandbox_time_scale: f64,
 }
 
@@ -142,7 +144,29 @@ pub(crate) enum OutputFormat {
     Tsv,
 }
 
+/// Simulated seconds per real second in the sandbox unless HOSTAPI_SANDBOX_TIME_SCALE
+/// says otherwise.
+const DEFAULT_TIME_SCALE: f64 = 60.0;
+/// The variable that sets the sandbox's time scale (tests run it faster).
+pub(crate) const ENV_SANDBOX_TIME_SCALE: &str = "HOSTAPI_SANDBOX_TIME_SCALE";
+
 impl GlobalArgs {
+    /// Reads the settings that are variables only: the sandbox's time scale. A value
+    /// that is not a number is a usage error (the simulator checks the range).
+    pub(crate) fn read_env(&mut self) -> Result<(), crate::failure::Failure> {
+        if let Some(value) = std::env::var_os(ENV_SANDBOX_TIME_SCALE) {
+            let text = value.to_string_lossy();
+            self.sandbox_time_scale = text.trim().parse().map_err(|_| {
+                crate::failure::Failure::usage(format!(
+                    "{ENV_SANDBOX_TIME_SCALE}=`{}` is not a number of simulated seconds per second",
+                    text.escape_debug()
+                ))
+                .hint(format!("e.g. {ENV_SANDBOX_TIME_SCALE}=600, or unset it for the default of {DEFAULT_TIME_SCALE}"))
+            })?;
+        }
+        Ok(())
+    }
+
     /// The output shaping the flags ask for.
     pub(crate) fn shape(&self) -> crate::output::Shape {
         crate::output::Shape {

@@ -179,9 +179,10 @@ fn waits_end_in_the_state_awaited_with_progress_on_stderr() {
 
     // Slow enough (300 simulated seconds = 100 ms) for the polls to see it install.
     let home = TempDir::new("install");
-    let installed = line_in(
+    let installed = common::line_scaled(
         home.path(),
-        "--sandbox --sandbox-time-scale 3000 bare-metal install 20001 --os 9 --yes --wait",
+        "3000",
+        "--sandbox bare-metal install 20001 --os 9 --yes --wait",
     )
     .ok();
     assert_eq!(installed.json()["description"], "normal");
@@ -196,9 +197,10 @@ fn waits_end_in_the_state_awaited_with_progress_on_stderr() {
 fn a_wait_that_runs_out_of_time_exits_5() {
     // At a time scale of 1 an installation takes five real minutes.
     let home = TempDir::new("timeout");
-    let run = line_in(
+    let run = common::line_scaled(
         home.path(),
-        "--sandbox --sandbox-time-scale 1 bare-metal install 20001 --os 9 --yes --wait \
+        "1",
+        "--sandbox bare-metal install 20001 --os 9 --yes --wait \
          --wait-timeout 300ms --wait-interval 100ms",
     )
     .code(5);
@@ -211,12 +213,10 @@ fn a_wait_that_runs_out_of_time_exits_5() {
 fn ctrl_c_stops_a_wait_with_exit_130() {
     let home = TempDir::new("interrupt");
     let mut run = command(home.path());
-    run.args(
-        "--sandbox --sandbox-time-scale 1 bare-metal install 20001 --os 9 --yes --wait"
-            .split_whitespace(),
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
+    run.env(common::TIME_SCALE_VAR, "1")
+        .args("--sandbox bare-metal install 20001 --os 9 --yes --wait".split_whitespace())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child = run.spawn().expect("starts");
     // Wait for the wait to begin (its line on stderr), and a moment more for its
     // Ctrl-C handler to be in place.
@@ -361,11 +361,8 @@ fn png_graphs_are_written_to_a_file_or_stdout() {
     let home = TempDir::new("png");
     let run = line_in(
         home.path(),
-        &format!(
-            "--sandbox --sandbox-time-scale {} bare-metal usage datatraffic 20001 \
-             --from 2024-01-01 --to 2024-01-31 --png traffic.png",
-            common::TIME_SCALE
-        ),
+        "--sandbox bare-metal usage datatraffic 20001 \
+         --from 2024-01-01 --to 2024-01-31 --png traffic.png",
     )
     .ok();
     assert!(run.stdout.is_empty());
@@ -398,7 +395,23 @@ fn completions_for_each_shell() {
         assert!(run.stdout.contains("hostapi"), "{shell}");
         assert!(run.stdout.contains("bare-metal"), "{shell}");
         assert!(run.stdout.contains("purge-status"), "{shell}");
+        // No hidden flag: the sandbox's time scale is a variable, not a flag.
+        assert!(!run.stdout.contains("time-scale"), "{shell}");
     }
+    // The variable is read; a value that is not a number is a usage error.
+    let bad = common::run_in(
+        home.path(),
+        &["--sandbox", "vps", "list"],
+        &[(common::TIME_SCALE_VAR, "fast")],
+    )
+    .code(2);
+    assert!(
+        bad.stderr.contains("HOSTAPI_SANDBOX_TIME_SCALE"),
+        "{}",
+        bad.stderr
+    );
+    // The flag is gone.
+    line_in(home.path(), "--sandbox --sandbox-time-scale 10 vps list").code(2);
 }
 
 #[test]

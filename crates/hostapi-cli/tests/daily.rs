@@ -108,10 +108,7 @@ fn the_operation_name_shows_only_with_verbose() {
 fn sandbox_at(columns: &str, args: &[&str]) -> common::Run {
     let home = TempDir::new("width");
     let mut command = common::command(home.path());
-    command
-        .env("COLUMNS", columns)
-        .args(["--sandbox", "--sandbox-time-scale", common::TIME_SCALE])
-        .args(args);
+    command.env("COLUMNS", columns).arg("--sandbox").args(args);
     common::finish(command)
 }
 
@@ -446,9 +443,8 @@ fn an_unclear_answer_is_asked_again() {
     }
     let home = TempDir::new("prompt");
     let line = format!(
-        "{} --sandbox --sandbox-time-scale {} -o json bare-metal switch-port close 20001",
-        common::BIN,
-        common::TIME_SCALE
+        "{} --sandbox -o json bare-metal switch-port close 20001",
+        common::BIN
     );
     let mut command = common::command(home.path());
     command

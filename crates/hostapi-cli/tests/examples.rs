@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::sync::OnceLock;
 
-use common::{BIN, TIME_SCALE, TempDir, command, finish, par_map, shell};
+use common::{BIN, TempDir, command, finish, par_map, shell};
 
 /// The subcommand names listed under `Commands:` in a help text.
 fn subcommands(help: &str) -> Vec<String> {
@@ -142,7 +142,7 @@ fn every_example_runs_against_the_sandbox() {
     std::fs::write(
         &wrapper,
         format!(
-            "#!/bin/sh\ncase \" $* \" in\n  *\" --sandbox \"*|*\" config \"*|*\" completions \"*) exec '{BIN}' --sandbox-time-scale {TIME_SCALE} \"$@\" ;;\nesac\nexec '{BIN}' --sandbox --sandbox-time-scale {TIME_SCALE} \"$@\"\n"
+            "#!/bin/sh\ncase \" $* \" in\n  *\" --sandbox \"*|*\" config \"*|*\" completions \"*) exec '{BIN}' \"$@\" ;;\nesac\nexec '{BIN}' --sandbox \"$@\"\n"
         ),
     )
     .unwrap();

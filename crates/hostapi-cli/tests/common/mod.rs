@@ -17,6 +17,10 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_hostapi");
 /// takes 3 ms.
 pub const TIME_SCALE: &str = "100000";
 
+/// The variable that sets the sandbox's time scale (there is no flag: it would show in
+/// the completion scripts).
+pub const TIME_SCALE_VAR: &str = "HOSTAPI_SANDBOX_TIME_SCALE";
+
 /// No run may take longer than this.
 const DEADLINE: Duration = Duration::from_secs(60);
 
@@ -146,6 +150,7 @@ fn clean(command: &mut Command, home: &Path) {
         .env("HOME", home)
         .env("NO_COLOR", "1")
         .env("COLUMNS", "100")
+        .env(TIME_SCALE_VAR, TIME_SCALE)
         .current_dir(home)
         .stdin(Stdio::null());
 }
@@ -195,8 +200,29 @@ pub fn sandbox(args: &[&str]) -> Run {
     // The state file in this test's own temp dir: remembered, yet independent.
     command
         .env("HOSTAPI_SANDBOX_STATE", home.path().join("sandbox.json"))
-        .args(["--sandbox", "--sandbox-time-scale", TIME_SCALE])
+        .arg("--sandbox")
         .args(args);
+    finish(command)
+}
+
+/// Runs `hostapi --sandbox <args>` in a fresh HOME at another time scale (a slower
+/// one lets the polls of a wait see a state that lasts a few milliseconds otherwise).
+pub fn sandbox_scaled(scale: &str, args: &[&str]) -> Run {
+    let home = TempDir::new("sandbox");
+    let mut command = command(home.path());
+    command
+        .env(TIME_SCALE_VAR, scale)
+        .arg("--sandbox")
+        .args(args);
+    finish(command)
+}
+
+/// Runs `hostapi <line>` in `home` at a time scale of its own.
+pub fn line_scaled(home: &Path, scale: &str, line: &str) -> Run {
+    let mut command = command(home);
+    command
+        .env(TIME_SCALE_VAR, scale)
+        .args(line.split_whitespace());
     finish(command)
 }
 
