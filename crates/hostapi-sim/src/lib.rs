@@ -45,6 +45,12 @@
 //! `errorDetails` is an object keyed by field name (`{"ttl": ["ttl: must be
 //! …"]}`, or `{}`) on v1 and CDN, an array of `{field, message}` (or `[]`)
 //! on cloud v2, which also carries `reference` (the operation name).
+//! Every v1 request is checked against the documented parameters of its
+//! operation before anything changes (unknown form fields or query
+//! parameters, missing required ones, values of the wrong type or outside
+//! the allowed ones, at least one of `reverseLookup`/`nullRouted`), the way
+//! stripe-mock checks requests; then the handlers check the rest (ranges,
+//! the `hdd…` partition form, DNS contents).
 //! Malformed values answer 400 naming the field, unknown ids (and paths no
 //! operation matches, whatever the method) 404, a path some operation has
 //! with another method 405 (with `Allow`), a write to a non-editable

@@ -11,6 +11,7 @@ pub(crate) mod bare_metal;
 pub(crate) mod catalogue;
 pub(crate) mod domains;
 pub(crate) mod ips;
+pub(crate) mod params;
 pub(crate) mod private_networks;
 pub(crate) mod racks;
 pub(crate) mod snapshot;
@@ -492,6 +493,7 @@ pub(crate) fn route(cx: &Cx<'_>, req: &Req, segs: &[&str]) -> Result<Response, A
             if cx.probe {
                 return Err(ApiError::not_found("probe"));
             }
+            params::check(r.name, req)?;
             return (r.handler)(cx, req, &caps);
         }
     }
