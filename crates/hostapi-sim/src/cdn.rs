@@ -1,12 +1,11 @@
 //! The CDN interface: signed paths, purge jobs, customers and
 //! sub-customers, ACL and origins.
 
-use axum::http::Method;
 use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use crate::error::ApiError;
-use crate::router::op;
+use crate::router::{Route, route};
 use crate::state::{Cx, Dataset, PurgeJob, State};
 use crate::util::{self, EPOCH, Form, Req, hash3, kind, ok, rng};
 use crate::variants::{Variants, q};
@@ -156,73 +155,73 @@ fn customer_ok(cx: &Cx<'_>, c: &str) -> Result<(), ApiError> {
     }
 }
 
+/// Every CDN operation, in matching order (paths relative to `/cdn`,
+/// without the timestamp and signature).
+pub(crate) static ROUTES: &[Route] = &[
+    route!(
+        "POST",
+        "/content/purge/{customer_number}/{zone_id}",
+        |cx, r, p| { purge(cx, r, p[0], p[1]) }
+    ),
+    route!(
+        "GET",
+        "/content/purge/{customer_number}/{zone_id}/{job_id}",
+        |cx, _, p| purge_status(cx, p[0], p[1], p[2])
+    ),
+    route!(
+        "GET",
+        "/customers/reseller/{customer_number}/{sub_customer_number}",
+        |cx, _, p| get_subs(cx, p[0], p[1])
+    ),
+    route!(
+        "POST",
+        "/customers/reseller/{customer_number}/{sub_customer_number}",
+        |cx, r, p| put_sub(cx, r, p[0], p[1])
+    ),
+    route!("GET", "/customers/acl/{customer_number}", |cx, r, p| {
+        acl(cx, r, p[0], None)
+    }),
+    route!("POST", "/customers/acl/{customer_number}", |cx, r, p| {
+        acl(cx, r, p[0], Some(true))
+    }),
+    route!("DELETE", "/customers/acl/{customer_number}", |cx, r, p| {
+        acl(cx, r, p[0], Some(false))
+    }),
+    route!(
+        "GET",
+        "/customers/{customer_number}/{limit}/{offset}",
+        |cx, _, p| { customer(cx, p[0], p[1], p[2]) }
+    ),
+    route!(
+        "POST",
+        "/customers/{customer_number}/{sub_customer_number}"
+            as "/customers/reseller/{customer_number}/{sub_customer_number}",
+        |cx, r, p| put_sub(cx, r, p[0], p[1])
+    ),
+    route!(
+        "GET",
+        "/origins/{customer_number}",
+        |cx, _, p| list_origins(cx, p[0])
+    ),
+    route!("POST", "/origins/{customer_number}", |cx, r, p| {
+        create_origin(cx, r, p[0])
+    }),
+    route!(
+        "GET",
+        "/origins/{customer_number}/{origin_id}",
+        |cx, _, p| { get_origin(cx, p[0], p[1]) }
+    ),
+    route!(
+        "PUT",
+        "/origins/{customer_number}/{origin_id}",
+        |cx, r, p| { update_origin(cx, r, p[0], p[1]) }
+    ),
+];
+
+/// Verify the signature, then run the operation the path names.
 pub(crate) fn route(cx: &Cx<'_>, req: &Req) -> Result<Response, ApiError> {
-    use Method as M;
     let segs = verify(cx, req)?;
-    match (&req.method, segs.as_slice()) {
-        (&M::POST, ["content", "purge", c, zone]) => op(
-            cx,
-            "POST /content/purge/{customer_number}/{zone_id}",
-            || purge(cx, req, c, zone),
-        ),
-        (&M::GET, ["content", "purge", c, zone, job]) => op(
-            cx,
-            "GET /content/purge/{customer_number}/{zone_id}/{job_id}",
-            || purge_status(cx, c, zone, job),
-        ),
-        (&M::GET, ["customers", "reseller", c, sub]) => op(
-            cx,
-            "GET /customers/reseller/{customer_number}/{sub_customer_number}",
-            || get_subs(cx, c, sub),
-        ),
-        (&M::POST, ["customers", "reseller", c, sub]) => op(
-            cx,
-            "POST /customers/reseller/{customer_number}/{sub_customer_number}",
-            || put_sub(cx, req, c, sub),
-        ),
-        (&M::GET, ["customers", "acl", c]) => {
-            op(cx, "GET /customers/acl/{customer_number}", || {
-                acl(cx, req, c, None)
-            })
-        }
-        (&M::POST, ["customers", "acl", c]) => {
-            op(cx, "POST /customers/acl/{customer_number}", || {
-                acl(cx, req, c, Some(true))
-            })
-        }
-        (&M::DELETE, ["customers", "acl", c]) => {
-            op(cx, "DELETE /customers/acl/{customer_number}", || {
-                acl(cx, req, c, Some(false))
-            })
-        }
-        (&M::GET, ["customers", c, limit, offset]) => op(
-            cx,
-            "GET /customers/{customer_number}/{limit}/{offset}",
-            || customer(cx, c, limit, offset),
-        ),
-        (&M::POST, ["customers", c, sub]) => op(
-            cx,
-            "POST /customers/reseller/{customer_number}/{sub_customer_number}",
-            || put_sub(cx, req, c, sub),
-        ),
-        (&M::GET, ["origins", c]) => {
-            op(cx, "GET /origins/{customer_number}", || list_origins(cx, c))
-        }
-        (&M::POST, ["origins", c]) => op(cx, "POST /origins/{customer_number}", || {
-            create_origin(cx, req, c)
-        }),
-        (&M::GET, ["origins", c, id]) => {
-            op(cx, "GET /origins/{customer_number}/{origin_id}", || {
-                get_origin(cx, c, id)
-            })
-        }
-        (&M::PUT, ["origins", c, id]) => {
-            op(cx, "PUT /origins/{customer_number}/{origin_id}", || {
-                update_origin(cx, req, c, id)
-            })
-        }
-        _ => Err(ApiError::no_route(req.method.as_str(), &req.raw_path)),
-    }
+    crate::router::run(cx, req, ROUTES, "", &segs, |_, _| Ok(()))
 }
 
 fn zone_id(z: &str) -> Result<u64, ApiError> {

@@ -1,14 +1,14 @@
 //! Cloud v2: virtual servers, jobs, credentials, datatraffic metrics and
 //! private clouds.
 
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use chrono::{DateTime, Months, Utc};
 use rand::RngExt;
 use serde_json::{Map, Value, json};
 
 use crate::error::ApiError;
-use crate::router::op;
+use crate::router::{Route, route};
 use crate::state::{Cx, Dataset, State, Timeline};
 use crate::util::{self, EPOCH, Req, fmt_offset, fmt_rfc3339, hash3, kind, ok, pick, rng};
 use crate::variants::q;
@@ -24,52 +24,58 @@ const DATA_CENTERS: &[(&str, i32)] = &[
 ];
 const MAX_METRIC_POINTS: usize = 10_000;
 
+/// Every cloud v2 operation, in matching order.
+pub(crate) static ROUTES: &[Route] = &[
+    route!("GET", "/cloud/v2/virtualServers", |cx, r, _| list(cx, r)),
+    route!("GET", "/cloud/v2/virtualServers/{id}", |cx, _, p| get(
+        cx, p[0]
+    )),
+    route!("PUT", "/cloud/v2/virtualServers/{id}", |cx, r, p| put(
+        cx, r, p[0]
+    )),
+    route!(
+        "POST",
+        "/cloud/v2/virtualServers/{id}/powerOn",
+        |cx, _, p| { power(cx, p[0], "powerOn") }
+    ),
+    route!(
+        "POST",
+        "/cloud/v2/virtualServers/{id}/powerOff",
+        |cx, _, p| { power(cx, p[0], "powerOff") }
+    ),
+    route!(
+        "POST",
+        "/cloud/v2/virtualServers/{id}/reboot",
+        |cx, _, p| { power(cx, p[0], "reboot") }
+    ),
+    route!(
+        "POST",
+        "/cloud/v2/virtualServers/{id}/reinstall",
+        |cx, _, p| { power(cx, p[0], "reinstall") }
+    ),
+    route!(
+        "GET",
+        "/cloud/v2/virtualServers/{id}/credentials/{credentialType}",
+        |cx, r, p| credentials(cx, r, p[0], p[1])
+    ),
+    route!(
+        "GET",
+        "/cloud/v2/virtualServers/{id}/credentials/{credentialType}/{username}",
+        |cx, _, p| credential(cx, p[0], p[1], p[2])
+    ),
+    route!(
+        "GET",
+        "/cloud/v2/virtualServers/{id}/metrics/datatraffic",
+        |cx, r, p| { metrics(cx, r, p[0]) }
+    ),
+    route!("GET", "/cloud/v2/privateClouds", |cx, r, _| private_clouds(
+        cx, r
+    )),
+];
+
+/// Run the operation `segs` (after `/cloud/v2`) names.
 pub(crate) fn route(cx: &Cx<'_>, req: &Req, segs: &[&str]) -> Result<Response, ApiError> {
-    use Method as M;
-    match (&req.method, segs) {
-        (&M::GET, ["virtualServers"]) => op(cx, "GET /cloud/v2/virtualServers", || list(cx, req)),
-        (&M::GET, ["virtualServers", id]) => {
-            op(cx, "GET /cloud/v2/virtualServers/{id}", || get(cx, id))
-        }
-        (&M::PUT, ["virtualServers", id]) => {
-            op(cx, "PUT /cloud/v2/virtualServers/{id}", || put(cx, req, id))
-        }
-        (
-            &M::POST,
-            [
-                "virtualServers",
-                id,
-                a @ ("powerOn" | "powerOff" | "reboot" | "reinstall"),
-            ],
-        ) => {
-            let name = match *a {
-                "powerOn" => "POST /cloud/v2/virtualServers/{id}/powerOn",
-                "powerOff" => "POST /cloud/v2/virtualServers/{id}/powerOff",
-                "reboot" => "POST /cloud/v2/virtualServers/{id}/reboot",
-                _ => "POST /cloud/v2/virtualServers/{id}/reinstall",
-            };
-            op(cx, name, || power(cx, id, a))
-        }
-        (&M::GET, ["virtualServers", id, "credentials", t]) => op(
-            cx,
-            "GET /cloud/v2/virtualServers/{id}/credentials/{credentialType}",
-            || credentials(cx, req, id, t),
-        ),
-        (&M::GET, ["virtualServers", id, "credentials", t, user]) => op(
-            cx,
-            "GET /cloud/v2/virtualServers/{id}/credentials/{credentialType}/{username}",
-            || credential(cx, id, t, user),
-        ),
-        (&M::GET, ["virtualServers", id, "metrics", "datatraffic"]) => op(
-            cx,
-            "GET /cloud/v2/virtualServers/{id}/metrics/datatraffic",
-            || metrics(cx, req, id),
-        ),
-        (&M::GET, ["privateClouds"]) => op(cx, "GET /cloud/v2/privateClouds", || {
-            private_clouds(cx, req)
-        }),
-        _ => Err(ApiError::no_route(req.method.as_str(), &req.raw_path)),
-    }
+    crate::router::run(cx, req, ROUTES, "/cloud/v2", segs, |_, _| Ok(()))
 }
 
 /// The id of cloud server `i`: UUID-shaped, the index in the last group.

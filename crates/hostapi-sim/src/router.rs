@@ -12,56 +12,112 @@ use crate::error::{self, ApiError, ErrStyle};
 use crate::state::Cx;
 use crate::util::Req;
 
-/// Set the operation name and run its handler (unless the request is only
-/// being named: see [`Cx::probe`]).
-pub(crate) fn op(
-    cx: &Cx<'_>,
-    name: &'static str,
-    f: impl FnOnce() -> Result<Response, ApiError>,
-) -> Result<Response, ApiError> {
-    cx.op.set(name);
-    if cx.probe {
-        return Err(ApiError::not_found("probe"));
-    }
-    f()
+/// A handler: the request context, the request, and the path's `{…}`
+/// segments in order.
+pub(crate) type Handler = fn(&Cx<'_>, &Req, &[&str]) -> Result<Response, ApiError>;
+
+/// One operation of an interface: the route tables (`v1::ROUTES`,
+/// `cloud::ROUTES`, `cdn::ROUTES`) declare each once.
+pub(crate) struct Route {
+    /// HTTP method.
+    pub(crate) method: &'static str,
+    /// Path template (with the interface's prefix; CDN paths relative to
+    /// `/cdn` and without the timestamp and signature); `{name}` matches
+    /// one segment.
+    pub(crate) path: &'static str,
+    /// Operation name (statistics, write log, faults, journal).
+    pub(crate) name: &'static str,
+    pub(crate) handler: Handler,
 }
 
-/// The cloud v2 and CDN operation names (v1's are in [`crate::v1::ROUTES`]).
-const CLOUD_AND_CDN: &[&str] = &[
-    "GET /cloud/v2/virtualServers",
-    "GET /cloud/v2/virtualServers/{id}",
-    "PUT /cloud/v2/virtualServers/{id}",
-    "POST /cloud/v2/virtualServers/{id}/powerOn",
-    "POST /cloud/v2/virtualServers/{id}/powerOff",
-    "POST /cloud/v2/virtualServers/{id}/reboot",
-    "POST /cloud/v2/virtualServers/{id}/reinstall",
-    "GET /cloud/v2/virtualServers/{id}/credentials/{credentialType}",
-    "GET /cloud/v2/virtualServers/{id}/credentials/{credentialType}/{username}",
-    "GET /cloud/v2/virtualServers/{id}/metrics/datatraffic",
-    "GET /cloud/v2/privateClouds",
-    "POST /content/purge/{customer_number}/{zone_id}",
-    "GET /content/purge/{customer_number}/{zone_id}/{job_id}",
-    "GET /customers/reseller/{customer_number}/{sub_customer_number}",
-    "POST /customers/reseller/{customer_number}/{sub_customer_number}",
-    "GET /customers/acl/{customer_number}",
-    "POST /customers/acl/{customer_number}",
-    "DELETE /customers/acl/{customer_number}",
-    "GET /customers/{customer_number}/{limit}/{offset}",
-    "GET /origins/{customer_number}",
-    "POST /origins/{customer_number}",
-    "GET /origins/{customer_number}/{origin_id}",
-    "PUT /origins/{customer_number}/{origin_id}",
-];
+/// `route!("GET", "/v1/x/{id}", handler)`, or with `as "/v1/y/{id}"` for an
+/// alias path named after the documented one.
+macro_rules! route {
+    ($m:literal, $p:literal, $h:expr) => {
+        $crate::router::Route {
+            method: $m,
+            path: $p,
+            name: concat!($m, " ", $p),
+            handler: $h,
+        }
+    };
+    ($m:literal, $p:literal as $name:literal, $h:expr) => {
+        $crate::router::Route {
+            method: $m,
+            path: $p,
+            name: concat!($m, " ", $name),
+            handler: $h,
+        }
+    };
+}
+pub(crate) use route;
+
+/// Every interface's table, with the prefix its templates carry.
+fn tables() -> [(&'static [Route], &'static str); 3] {
+    [
+        (crate::v1::ROUTES, "/v1"),
+        (crate::cloud::ROUTES, "/cloud/v2"),
+        (crate::cdn::ROUTES, ""),
+    ]
+}
+
+/// The segments `segs` matched against `template` (after `prefix`): the
+/// captured segments on success.
+fn matches<'a>(template: &str, prefix: &str, segs: &[&'a str]) -> Option<Vec<&'a str>> {
+    let t: Vec<&str> = template
+        .strip_prefix(prefix)
+        .unwrap_or(template)
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .collect();
+    if t.len() != segs.len() {
+        return None;
+    }
+    let mut caps = Vec::new();
+    for (p, s) in t.iter().zip(segs) {
+        if p.starts_with('{') {
+            caps.push(*s);
+        } else if p != s {
+            return None;
+        }
+    }
+    Some(caps)
+}
+
+/// Run the operation of `routes` that `segs` (the path after `prefix`)
+/// names: the first match wins; `check` validates the request first.
+pub(crate) fn run(
+    cx: &Cx<'_>,
+    req: &Req,
+    routes: &'static [Route],
+    prefix: &str,
+    segs: &[&str],
+    check: fn(&str, &Req) -> Result<(), ApiError>,
+) -> Result<Response, ApiError> {
+    let method = req.method.as_str();
+    for r in routes.iter().filter(|r| r.method == method) {
+        if let Some(caps) = matches(r.path, prefix, segs) {
+            cx.op.set(r.name);
+            if cx.probe {
+                return Err(ApiError::not_found("probe"));
+            }
+            check(r.name, req)?;
+            return (r.handler)(cx, req, &caps);
+        }
+    }
+    Err(ApiError::no_route(method, &req.raw_path))
+}
 
 /// Every operation name (as in [`crate::Stats::operations`]), each once.
 pub(crate) fn operations() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for r in crate::v1::ROUTES {
-        if !out.contains(&r.name) {
-            out.push(r.name);
+    for (routes, _) in tables() {
+        for r in routes {
+            if !out.contains(&r.name) {
+                out.push(r.name);
+            }
         }
     }
-    out.extend_from_slice(CLOUD_AND_CDN);
     out
 }
 
@@ -128,34 +184,50 @@ pub(crate) fn dispatch(cx: &Cx<'_>, req: &Req) -> Response {
     }
 }
 
-/// Whether `template` (`/a/{x}/b`) matches the path segments `segs`.
-fn template_matches(template: &str, segs: &[&str]) -> bool {
-    let t: Vec<&str> = template.split('/').filter(|p| !p.is_empty()).collect();
-    t.len() == segs.len()
-        && t.iter()
-            .zip(segs)
-            .all(|(p, s)| p.starts_with('{') || p == s)
-}
-
 /// The methods of the operations whose path matches the request's (for a
 /// CDN path, without its timestamp and signature).
 fn allowed_methods(req: &Req) -> Vec<&'static str> {
     let segs: Vec<&str> = req.segs.iter().map(String::as_str).collect();
-    let cdn = segs.first() == Some(&"cdn");
-    let path: &[&str] = if cdn {
-        segs.get(1..segs.len().saturating_sub(2)).unwrap_or(&[])
-    } else {
-        &segs
+    let (table, prefix, path): (&[Route], &str, &[&str]) = match segs.as_slice() {
+        ["v1", rest @ ..] => (crate::v1::ROUTES, "/v1", rest),
+        ["cloud", "v2", rest @ ..] => (crate::cloud::ROUTES, "/cloud/v2", rest),
+        ["cdn", rest @ ..] => (
+            crate::cdn::ROUTES,
+            "",
+            rest.get(..rest.len().saturating_sub(2)).unwrap_or(&[]),
+        ),
+        _ => return Vec::new(),
     };
-    let v1 = crate::v1::ROUTES.iter().map(|r| (r.method, r.path));
-    let others = CLOUD_AND_CDN.iter().filter_map(|n| n.split_once(' '));
     let mut out: Vec<&'static str> = Vec::new();
-    for (m, p) in v1.chain(others) {
-        let is_cdn = !p.starts_with("/v1/") && !p.starts_with("/cloud/");
-        if is_cdn == cdn && template_matches(p, path) && !out.contains(&m) {
-            out.push(m);
+    for r in table {
+        if matches(r.path, prefix, path).is_some() && !out.contains(&r.method) {
+            out.push(r.method);
         }
     }
     out.retain(|m| *m != req.method.as_str());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_name_every_documented_operation_once() {
+        let ops = operations();
+        assert_eq!(ops.len(), 80, "57 v1 + 11 cloud + 12 CDN");
+        let per = |p: &str| ops.iter().filter(|o| o.contains(p)).count();
+        assert_eq!((per(" /v1/"), per(" /cloud/v2/")), (57, 11));
+    }
+
+    #[test]
+    fn templates_capture_their_segments() {
+        let t = "/v1/domains/{domainname}/dnsRecords/{recordId}";
+        assert_eq!(
+            matches(t, "/v1", &["domains", "a.com", "dnsRecords", "7"]),
+            Some(vec!["a.com", "7"])
+        );
+        assert_eq!(matches(t, "/v1", &["domains", "a.com", "dnsRecords"]), None);
+        assert_eq!(matches(t, "/v1", &["domains", "a.com", "other", "7"]), None);
+    }
 }

@@ -7,7 +7,12 @@ use common::*;
 use reqwest::Method;
 
 /// A request and the field its refusal must name.
-type Case = (Method, String, Vec<(&'static str, &'static str)>, &'static str);
+type Case = (
+    Method,
+    String,
+    Vec<(&'static str, &'static str)>,
+    &'static str,
+);
 
 /// The field a 400 names, from v1's `errorDetails` (an object keyed by field).
 fn named(a: &Ans) -> String {

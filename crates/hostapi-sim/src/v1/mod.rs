@@ -29,6 +29,7 @@ use rand::RngExt;
 use serde_json::{Map, Value, json};
 
 use crate::error::ApiError;
+use crate::router::{Route, route};
 use crate::state::{BmOver, BmTask, Cx, Dataset, DnsRec, IpOver, Member, PrivNet, State};
 use crate::util::{
     self, EPOCH, Form, Req, date_of, empty, fmt_dmy, fmt_local, fmt_mon_d_yyyy, fmt_offset, hash3,
@@ -180,40 +181,6 @@ pub(crate) fn id_spelt(v: &Variants, quirk: &Quirk, i: usize, id: u64) -> Value 
 }
 
 // ------------------------------------------------------------ route table
-
-/// A handler: the request context, the request, and the path's `{…}`
-/// segments in order.
-pub(crate) type Handler = fn(&Cx<'_>, &Req, &[&str]) -> Result<Response, ApiError>;
-
-/// One operation of the interface.
-pub(crate) struct Route {
-    /// HTTP method.
-    pub(crate) method: &'static str,
-    /// Path template; `{name}` matches one segment.
-    pub(crate) path: &'static str,
-    /// Operation name (statistics, write log, faults, journal).
-    pub(crate) name: &'static str,
-    pub(crate) handler: Handler,
-}
-
-macro_rules! route {
-    ($m:literal, $p:literal, $h:expr) => {
-        Route {
-            method: $m,
-            path: $p,
-            name: concat!($m, " ", $p),
-            handler: $h,
-        }
-    };
-    ($m:literal, $p:literal as $name:literal, $h:expr) => {
-        Route {
-            method: $m,
-            path: $p,
-            name: concat!($m, " ", $name),
-            handler: $h,
-        }
-    };
-}
 
 /// Every v1 operation, in matching order (the first match wins).
 pub(crate) static ROUTES: &[Route] = &[
@@ -463,41 +430,10 @@ pub(crate) static ROUTES: &[Route] = &[
     ),
 ];
 
-/// Match `segs` (the path after `/v1`) against a template; the captured
-/// segments on success.
-fn matches<'a>(template: &str, segs: &[&'a str]) -> Option<Vec<&'a str>> {
-    let t: Vec<&str> = template.trim_start_matches("/v1/").split('/').collect();
-    if t.len() != segs.len() {
-        return None;
-    }
-    let mut caps = Vec::new();
-    for (p, s) in t.iter().zip(segs) {
-        if p.starts_with('{') {
-            caps.push(*s);
-        } else if p != s {
-            return None;
-        }
-    }
-    Some(caps)
-}
-
-/// Run the operation `segs` (after `/v1`) names.
+/// Run the operation `segs` (after `/v1`) names, its parameters checked
+/// first.
 pub(crate) fn route(cx: &Cx<'_>, req: &Req, segs: &[&str]) -> Result<Response, ApiError> {
-    let method = req.method.as_str();
-    for r in ROUTES {
-        if r.method != method {
-            continue;
-        }
-        if let Some(caps) = matches(r.path, segs) {
-            cx.op.set(r.name);
-            if cx.probe {
-                return Err(ApiError::not_found("probe"));
-            }
-            params::check(r.name, req)?;
-            return (r.handler)(cx, req, &caps);
-        }
-    }
-    Err(ApiError::no_route(req.method.as_str(), &req.raw_path))
+    crate::router::run(cx, req, ROUTES, "/v1", segs, params::check)
 }
 
 #[cfg(test)]
