@@ -440,6 +440,39 @@ fn the_tour_walks_all_three_interfaces() {
             run.stderr
         );
     }
+    // Each step prints exactly what its command prints on its own (a fresh sandbox
+    // has the tour's data): the tour runs the commands' own code.
+    let mut blocks = std::collections::BTreeMap::new();
+    for block in run.stdout.split("\n$ hostapi --sandbox ").skip(1) {
+        let (line, rest) = block.split_once('\n').unwrap_or((block, ""));
+        let printed = rest
+            .split("\n== ")
+            .next()
+            .and_then(|p| p.split("\nThat was the tour.").next())
+            .unwrap_or_default();
+        blocks.insert(line.to_owned(), printed.trim_end().to_owned());
+    }
+    let lines = vec![
+        "vps list --limit 5",
+        "bare-metal list --details --limit 5",
+        "bare-metal get 20001 20002 20003",
+        "find web-*",
+        "cdn purge 1001 /index.html /css/site.css --wait",
+    ];
+    let alone = par_map(lines, |line| {
+        (line, sandbox_line(&format!("{line} --output table")).ok())
+    });
+    for (line, alone) in alone {
+        let in_tour = blocks
+            .get(line)
+            .unwrap_or_else(|| panic!("the tour does not run {line:?}: {blocks:#?}"));
+        assert_eq!(in_tour, alone.stdout.trim_end(), "{line}");
+    }
+    let purge = &blocks["cdn purge 1001 /index.html /css/site.css --wait"];
+    assert!(
+        purge.contains("done") && !purge.contains("queued"),
+        "{purge}"
+    );
     // Text for people even through a pipe, and only in the sandbox.
     assert!(!run.stdout.trim_start().starts_with('{'));
     sandbox_line("tour --output json").code(2);

@@ -1,26 +1,22 @@
-//! `hostapi --sandbox tour`: a guided walk through the three APIs against the embedded
-//! simulator — lists, a DNS change, a cloud power cycle with waiting, a bare metal
-//! installation with progress, a CDN purge and its status. Each step names the
-//! command that does the same on its own.
+//! `hostapi --sandbox tour`: a guided walk through the three APIs against a fresh
+//! embedded simulator — lists, a search, a DNS change, a cloud power cycle with
+//! waiting, a bare metal installation with progress, a CDN purge.
+//!
+//! Each step shows a command line and then runs that very line: it is parsed by the
+//! same grammar and run by the same code as when typed, so the tour prints exactly
+//! what the command prints. Only the ids it needs next (the record it created, a
+//! running cloud server) are read through the client.
 
-use hostapi::{
-    CloudServerState, DnsRecordType, DomainName, InstallRequest, Listing, NewDnsRecord, ZoneId,
-};
-use serde::Serialize;
+use clap::Parser;
+use hostapi::{CloudServerState, DomainName};
 
-use super::cloud::{SERVER_COLUMNS, TargetState, wait_for};
-use super::dns::RECORD_COLUMNS;
-use super::domains::DOMAIN_COLUMNS;
-use super::{Context, WaitArgs, bare_metal};
-use crate::chart::terminal_width;
-use crate::failure::Failure;
-use crate::output::{Column, col, warn_unreadable};
+use super::Context;
+use crate::cli::{Cli, OutputFormat};
+use crate::failure::{API, Failure};
+use crate::output::Printer;
 
-/// Rows each list shows.
-const SHOWN: usize = 5;
-/// The domain, zone and server the tour changes.
+/// The domain and server the tour changes.
 const DOMAIN: &str = "acme-1.com";
-const ZONE: &str = "1001";
 const BARE_METAL: &str = "20001";
 
 pub(crate) async fn run(context: &Context) -> Result<(), Failure> {
@@ -33,9 +29,9 @@ pub(crate) async fn run(context: &Context) -> Result<(), Failure> {
     let tour = Tour { context };
     tour.say(
         "hostapi tour: the v1, cloud v2 and CDN APIs, against the embedded simulator.\n\
-         Each step shows the command that does the same on its own. (Every `--sandbox`\n\
-         run starts a fresh simulator, so changes do not carry over between commands;\n\
-         the tour makes all of its changes in one run.)",
+         Each step shows a command and runs it: what follows is what it prints. The\n\
+         tour runs on a fresh simulator of its own; your `--sandbox` commands share one\n\
+         that remembers their changes (`hostapi sandbox reset` starts it afresh).",
     )?;
     tour.lists().await?;
     tour.dns().await?;
@@ -61,94 +57,76 @@ impl Tour<'_> {
         self.say(&format!("\n== {text} =="))
     }
 
-    fn command(&self, line: &str) -> Result<(), Failure> {
-        self.say(&format!("\n$ hostapi --sandbox {line}"))
-    }
-
-    /// The first rows of a list, and how many more there are.
-    fn some<T: Serialize>(&self, items: &Listing<T>, columns: &[Column]) -> Result<(), Failure> {
-        let out = &self.context.printer;
-        warn_unreadable(items);
-        out.items(&items[..items.len().min(SHOWN)], columns)?;
-        if items.len() > SHOWN {
-            self.say(&format!("… and {} more", items.len() - SHOWN))?;
-        }
-        Ok(())
+    /// Shows `hostapi --sandbox LINE` and runs it as typed: the same grammar, the same
+    /// handler and the same printer (a table, shaped by the line's own flags).
+    async fn command(&self, line: &str) -> Result<(), Failure> {
+        self.say(&format!("\n$ hostapi --sandbox {line}"))?;
+        let words = ["hostapi", "--sandbox"]
+            .into_iter()
+            .chain(line.split_whitespace());
+        let Cli { global, command } = Cli::try_parse_from(words).map_err(|e| {
+            Failure::new(
+                API,
+                format!("the tour's command `{line}` does not parse: {e}"),
+            )
+        })?;
+        let step = Context {
+            client: self.context.client.clone(),
+            printer: Printer::new(Some(OutputFormat::Table), global.show_secrets)
+                .shaped(global.shape()),
+            yes: global.yes,
+            wait: self.context.wait,
+            sandbox: true,
+        };
+        Box::pin(super::run(&step, command)).await
     }
 
     async fn lists(&self) -> Result<(), Failure> {
-        let client = &self.context.client;
-        self.heading("1. Lists, one per interface")?;
-        self.command("vps list")?;
-        self.some(
-            &client.virtual_servers().list().await?,
-            &[
-                col("ID", "id"),
-                col("NAME", "name"),
-                col("STATE", "state"),
-                col("TEMPLATE", "template"),
-                col("IPS", "ips[].ip"),
-            ],
-        )?;
-        self.command("bare-metal list")?;
-        self.some(
-            &client.bare_metals().list().await?,
-            &[
-                col("ID", "id"),
-                col("NAME", "name"),
-                col("TYPE", "server_type"),
-                col("REFERENCE", "reference"),
-            ],
-        )?;
-        self.command("cloud list")?;
-        self.some(&client.cloud_servers().list().await?, SERVER_COLUMNS)?;
-        self.command("domains list")?;
-        self.some(&client.domains().list().await?, DOMAIN_COLUMNS)?;
-        self.command("cdn origins list")?;
-        self.some(
-            &client.cdn().origins().list().await?,
-            &[col("ID", "id"), col("LABEL", "label"), col("URL", "url")],
-        )
+        self.heading("1. Lists, one per interface (--limit keeps the first rows)")?;
+        for line in [
+            "vps list --limit 5",
+            "bare-metal list --details --limit 5",
+            "cloud list --limit 5",
+            "domains list --limit 5",
+            "cdn origins list",
+        ] {
+            self.command(line).await?;
+        }
+        self.heading("2. Several at once, and a search across every interface")?;
+        self.command("bare-metal get 20001 20002 20003").await?;
+        self.command("find 85.17.0.10").await?;
+        self.command("find web-*").await
     }
 
     async fn dns(&self) -> Result<(), Failure> {
-        let out = &self.context.printer;
+        self.heading("3. DNS: create a record, change it, read it back, delete it")?;
+        let name = format!("tour.{DOMAIN}");
+        self.command(&format!(
+            "dns create {DOMAIN} --name {name} --type A --content 192.0.2.10"
+        ))
+        .await?;
         let domain = DomainName::new(DOMAIN)?;
         let records = self.context.client.domains().records(&domain);
-        self.heading("2. DNS: create a record, change it, read it back, delete it")?;
-        self.command(&format!(
-            "dns create {DOMAIN} --name tour.{DOMAIN} --type A --content 192.0.2.10"
-        ))?;
-        let created = records
-            .create(&NewDnsRecord::new(
-                format!("tour.{DOMAIN}"),
-                DnsRecordType::A,
-                "192.0.2.10",
-            ))
-            .await?;
-        out.items(std::slice::from_ref(&created), RECORD_COLUMNS)?;
-        let id = created.id.clone();
-        self.command(&format!("dns update {DOMAIN} {id} --content 192.0.2.20"))?;
-        let updated = records
-            .update(
-                &id,
-                &NewDnsRecord::new(created.name.clone(), DnsRecordType::A, "192.0.2.20"),
-            )
-            .await?;
-        out.items(std::slice::from_ref(&updated), RECORD_COLUMNS)?;
-        self.command(&format!("dns get {DOMAIN} {id}"))?;
-        let read = records.get(&id).await?;
-        out.items(std::slice::from_ref(&read), RECORD_COLUMNS)?;
-        self.command(&format!("dns delete {DOMAIN} {id} --yes"))?;
-        records.delete(&id).await?;
-        let left = records.list().await?;
-        self.say(&format!(
-            "deleted; {DOMAIN} has {} records again, none of them {id}",
-            left.len()
-        ))?;
-        if left.iter().any(|r| r.id == id) {
+        let Some(id) = records
+            .list()
+            .await?
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| r.id.clone())
+        else {
             return Err(Failure::new(
-                crate::failure::API,
+                API,
+                format!("the record {name} is not listed after its creation"),
+            ));
+        };
+        self.command(&format!("dns update {DOMAIN} {id} --content 192.0.2.20"))
+            .await?;
+        self.command(&format!("dns get {DOMAIN} {id}")).await?;
+        self.command(&format!("dns delete {DOMAIN} {id} --yes"))
+            .await?;
+        if records.list().await?.iter().any(|r| r.id == id) {
+            return Err(Failure::new(
+                API,
                 format!("record {id} is still listed after its deletion"),
             ));
         }
@@ -156,10 +134,8 @@ impl Tour<'_> {
     }
 
     async fn cloud(&self) -> Result<(), Failure> {
-        let out = &self.context.printer;
-        let servers = self.context.client.cloud_servers();
-        self.heading("3. Cloud: a power cycle, waiting for each state")?;
-        let all = servers.list().await?;
+        self.heading("4. Cloud: a power cycle, waiting for each state")?;
+        let all = self.context.client.cloud_servers().list().await?;
         let Some(server) = all
             .iter()
             .find(|s| s.state == Some(CloudServerState::Running))
@@ -167,84 +143,47 @@ impl Tour<'_> {
             return self.say("(no running cloud server to power cycle)");
         };
         let id = server.id.clone();
-        let wait = WaitArgs {
-            wait: true,
-            wait_timeout: None,
-            wait_interval: None,
-        };
-        self.command(&format!("cloud power-off {id} --wait"))?;
-        servers.power_off(&id).await?;
-        let stopped = wait_for(self.context, &id, TargetState::Stopped, &wait).await?;
-        out.items(std::slice::from_ref(&stopped), SERVER_COLUMNS)?;
-        self.command(&format!("cloud power-on {id} --wait"))?;
-        servers.power_on(&id).await?;
-        let running = wait_for(self.context, &id, TargetState::Running, &wait).await?;
-        out.items(std::slice::from_ref(&running), SERVER_COLUMNS)?;
+        self.command(&format!(
+            "cloud power-off {id} --yes --wait --columns id,reference,state"
+        ))
+        .await?;
+        self.command(&format!(
+            "cloud power-on {id} --wait --columns id,reference,state"
+        ))
+        .await?;
         self.command(&format!(
             "cloud metrics datatraffic {id} --from 2024-01-01 --to 2024-01-15"
-        ))?;
-        let query = hostapi::MetricsQuery::parse("2024-01-01T00:00:00Z", "2024-01-15T00:00:00Z")?
-            .granularity(hostapi::Granularity::Day);
-        let metrics = servers.datatraffic(&id, &query).await?;
-        self.say(&super::cloud::chart(&id, &metrics).render(terminal_width(), out.colour()))
+        ))
+        .await
     }
 
     async fn bare_metal(&self) -> Result<(), Failure> {
-        let client = &self.context.client;
-        self.heading("4. Bare metal: install an operating system, with progress")?;
-        let systems = client.catalog().operating_systems().list().await?;
+        self.heading("5. Bare metal: install an operating system, with progress")?;
+        let systems = self
+            .context
+            .client
+            .catalog()
+            .operating_systems()
+            .list()
+            .await?;
         let Some(os) = systems.first() else {
             return self.say("(no operating system in the catalogue)");
         };
-        let id = hostapi::BareMetalId::new(BARE_METAL)?;
         self.say(&format!(
             "(operating system {}: {})",
             os.id,
             os.name.as_deref().unwrap_or("unnamed")
         ))?;
         self.command(&format!(
-            "bare-metal install {id} --os {} --yes --wait",
+            "bare-metal install {BARE_METAL} --os {} --yes --wait",
             os.id
-        ))?;
-        let wait = WaitArgs {
-            wait: true,
-            wait_timeout: None,
-            wait_interval: None,
-        };
-        bare_metal::install(
-            self.context,
-            &id,
-            &InstallRequest::new(os.id.clone()),
-            &wait,
-        )
+        ))
         .await
     }
 
     async fn cdn(&self) -> Result<(), Failure> {
-        let out = &self.context.printer;
-        let cdn = self.context.client.cdn();
-        self.heading("5. CDN: purge two files and follow the purge")?;
-        let zone = ZoneId::new(ZONE)?;
-        self.command(&format!(
-            "cdn purge {zone} /index.html /css/site.css --wait"
-        ))?;
-        let job = cdn
-            .purge(&zone, &["/index.html", "/css/site.css"])
-            .await?
-            .id;
-        self.say(&format!("purge job {job} queued"))?;
-        let queued = cdn.purge_status(&zone, &job).await?;
-        out.items(
-            &queued.entries,
-            &[col("URL", "url"), col("STATUS", "status")],
-        )?;
-        let wait = WaitArgs {
-            wait: true,
-            wait_timeout: None,
-            wait_interval: None,
-        };
-        let done = super::cdn::wait_purged(self.context, &zone, &job, &wait).await?;
-        self.command(&format!("cdn purge-status {zone} {job}"))?;
-        out.items(&done.entries, &[col("URL", "url"), col("STATUS", "status")])
+        self.heading("6. CDN: purge two files and wait until they are purged")?;
+        self.command("cdn purge 1001 /index.html /css/site.css --wait")
+            .await
     }
 }
