@@ -7,6 +7,8 @@ use crate::v1::domains::domain_name;
 use crate::v1::racks::rack_facts;
 use crate::v1::virtual_servers::vs_name;
 
+// ------------------------------------------------------------------ data
+
 /// Operating systems: (id, name, BSD family).
 pub(crate) const OPERATING_SYSTEMS: &[(u64, &str, bool)] = &[
     (9, "CentOS 7 (x86_64)", false),
@@ -22,19 +24,23 @@ pub(crate) const OPERATING_SYSTEMS: &[(u64, &str, bool)] = &[
     (176, "FreeBSD 13 (amd64)", true),
     (231, "FreeBSD 14 (amd64)", true),
 ];
+
 pub(crate) const CONTROL_PANELS: &[(u64, &str)] = &[
     (1, "cPanel"),
     (2, "Plesk Obsidian"),
     (3, "DirectAdmin"),
     (4, "Webmin"),
 ];
+
 pub(crate) const RESCUE_IMAGES: &[(u64, &str)] = &[
     (121, "GRML Linux Rescue (amd64)"),
     (122, "FreeBSD Rescue (amd64)"),
     (123, "GRML Linux Rescue (x86)"),
     (124, "Debian Live Rescue (amd64)"),
 ];
+
 pub(crate) const LINUX_FS: &[&str] = &["ext2", "ext3", "ext4", "xfs", "swap"];
+
 pub(crate) const BSD_FS: &[&str] = &["ufs", "zfs", "swap"];
 
 pub(crate) fn control_panels_of(os: u64) -> &'static [(u64, &'static str)] {
@@ -49,7 +55,13 @@ pub(crate) fn os_entry(id: u64) -> Option<&'static (u64, &'static str, bool)> {
     OPERATING_SYSTEMS.iter().find(|o| o.0 == id)
 }
 
-// ------------------------------------------------------------ catalogues
+pub(crate) fn os_or_404(os: &str) -> Result<&'static (u64, &'static str, bool), ApiError> {
+    parse_u64(os)
+        .and_then(os_entry)
+        .ok_or_else(|| ApiError::not_found(format!("operating system {os} not found")))
+}
+
+// -------------------------------------------------------------- handlers
 
 pub(crate) fn rescue_images() -> Response {
     let v: Vec<Value> = RESCUE_IMAGES
@@ -65,12 +77,6 @@ pub(crate) fn operating_systems() -> Response {
         .map(|(id, n, _)| json!({"operatingSystem": {"id": id, "name": n}}))
         .collect();
     ok(&json!({"operatingSystems": v}))
-}
-
-pub(crate) fn os_or_404(os: &str) -> Result<&'static (u64, &'static str, bool), ApiError> {
-    parse_u64(os)
-        .and_then(os_entry)
-        .ok_or_else(|| ApiError::not_found(format!("operating system {os} not found")))
 }
 
 pub(crate) fn operating_system(os: &str) -> Result<Response, ApiError> {

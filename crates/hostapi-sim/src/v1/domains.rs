@@ -2,7 +2,7 @@
 
 use super::*;
 
-// ------------------------------------------------------------- domains
+// ------------------------------------------------------------------ data
 
 pub(crate) fn domain_name(i: usize) -> String {
     format!(
@@ -29,60 +29,6 @@ pub(crate) fn domain_editable(i: usize) -> bool {
     i % 4 < 2
 }
 
-pub(crate) fn domain_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
-    let mut r = rng(cx.seed(), kind::DOMAIN, i as u64);
-    let start = EPOCH + r.random_range(0..8 * YEAR);
-    let base_ttl = *pick(&mut r, &[300i64, 3600, 14_400, 86_400]);
-    let ttl = st.domains.get(&i).and_then(|d| d.ttl).unwrap_or(base_ttl);
-    let price_cents = r.random_range(50..2500i64);
-    let var = cx.var();
-    let rec = i as u64;
-    // The facts are the index's (the term, editability); the spelling is the
-    // chooser's.
-    let term_years = 1 + (i % 4 / 2) as i64;
-    let editable = domain_editable(i);
-    let code = if i % 13 == 12 { 1001 } else { 1000 };
-    let (status, readable) = if code == 1000 {
-        ("ACTIVE", "The domain is active and resolving.")
-    } else {
-        ("PENDING_TRANSFER", "A transfer of the domain is pending.")
-    };
-    json!({
-        "code": code,
-        "domain": domain_name(i),
-        "status": status,
-        "ttl": var.int(&q::DOMAIN_TTL, rec, ttl),
-        "readableStatus": readable,
-        "startDate": fmt_mon_d_yyyy(start),
-        "contractTerm": if var.is(&q::DOMAIN_TERM, rec, "string") {
-            json!(contract_term_str(term_years))
-        } else {
-            json!(term_years)
-        },
-        "monthlyPrice": var.money(&q::DOMAIN_PRICE, rec, price_cents),
-        "isEditable": if var.is(&q::DOMAIN_EDITABLE, rec, "string") {
-            json!(editable.to_string())
-        } else {
-            json!(editable)
-        },
-    })
-}
-
-pub(crate) fn list_domains(cx: &Cx<'_>) -> Result<Response, ApiError> {
-    let st = cx.state();
-    Ok(util::ok_list(
-        r#"{"domains":["#,
-        (0..cx.ds().domains).map(|i| json!({"domain": domain_json(cx, &st, i)})),
-        "]}",
-    ))
-}
-
-pub(crate) fn get_domain(cx: &Cx<'_>, name: &str) -> Result<Response, ApiError> {
-    let i = domain_index(cx, name)?;
-    let st = cx.state();
-    Ok(ok(&json!({"domain": domain_json(cx, &st, i)})))
-}
-
 pub(crate) fn check_editable(i: usize, name: &str) -> Result<(), ApiError> {
     if domain_editable(i) {
         Ok(())
@@ -91,24 +37,6 @@ pub(crate) fn check_editable(i: usize, name: &str) -> Result<(), ApiError> {
             "domain {name} is not editable"
         )))
     }
-}
-
-pub(crate) fn put_domain(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Response, ApiError> {
-    let i = domain_index(cx, name)?;
-    let form = req.form()?;
-    let ttl_s = form.required("ttl")?;
-    let ttl: i64 = ttl_s
-        .trim()
-        .parse()
-        .map_err(|_| ApiError::bad_field("ttl", "must be an integer"))?;
-    if !(60..=86_400).contains(&ttl) {
-        return Err(ApiError::bad_field("ttl", "must be between 60 and 86400"));
-    }
-    check_editable(i, name)?;
-    let mut st = cx.state();
-    st.domains.entry(i).or_default().ttl = Some(ttl);
-    cx.log(&mut st, format!("domain {} ttl={ttl}", domain_name(i)));
-    Ok(ok(&json!({"domain": domain_json(cx, &st, i)})))
 }
 
 pub(crate) fn generated_records(i: usize) -> Vec<DnsRec> {
@@ -169,50 +97,10 @@ pub(crate) fn records_of(st: &State, i: usize) -> Vec<DnsRec> {
         .unwrap_or_else(|| generated_records(i))
 }
 
-/// A DNS record as the wire shows it: its `id` spelt as `quirk` says (lists
-/// and single views have their own quirk), or as an integer without one
-/// (the snapshot).
-pub(crate) fn record_json(r: &DnsRec, spelling: Option<(&Variants, &Quirk)>) -> Value {
-    let id = match spelling {
-        Some((v, quirk)) => v.int(quirk, r.id, r.id as i64),
-        None => json!(r.id),
-    };
-    let mut v = json!({
-        "id": id,
-        "host": r.host,
-        "type": r.rtype,
-        "content": r.content,
-    });
-    if let Some(p) = r.priority {
-        v["priority"] = json!(p);
-    }
-    v
-}
-
-pub(crate) fn list_records(cx: &Cx<'_>, name: &str) -> Result<Response, ApiError> {
-    let i = domain_index(cx, name)?;
-    let st = cx.state();
-    let recs: Vec<Value> = records_of(&st, i)
-        .iter()
-        .map(|r| json!({"dnsRecord": record_json(r, Some((cx.var(), &q::DNS_ID_LIST)))}))
-        .collect();
-    Ok(ok(&json!({"dnsRecords": recs})))
-}
-
 pub(crate) fn find_record(recs: &[DnsRec], id: &str) -> Result<usize, ApiError> {
     parse_u64(id)
         .and_then(|n| recs.iter().position(|r| r.id == n))
         .ok_or_else(|| ApiError::not_found(format!("DNS record {id} not found")))
-}
-
-pub(crate) fn get_record(cx: &Cx<'_>, name: &str, id: &str) -> Result<Response, ApiError> {
-    let i = domain_index(cx, name)?;
-    let st = cx.state();
-    let recs = records_of(&st, i);
-    let k = find_record(&recs, id)?;
-    Ok(ok(
-        &json!({"dnsRecord": record_json(&recs[k], Some((cx.var(), &q::DNS_ID_ONE)))}),
-    ))
 }
 
 pub(crate) const DNS_TYPES: &[&str] = &[
@@ -269,6 +157,142 @@ pub(crate) fn validate_record(
     Ok((t, prio))
 }
 
+/// One of two spellings of a field: both present must agree.
+pub(crate) fn either<'a>(
+    form: &'a Form,
+    doc: &str,
+    sample: &str,
+) -> Result<(&'a str, String), ApiError> {
+    match (form.get(doc), form.get(sample)) {
+        (Some(a), Some(b)) if a != b => Err(ApiError::bad_field(
+            doc,
+            &format!("{doc} and {sample} are both given and differ"),
+        )),
+        (Some(a), _) if !a.trim().is_empty() => Ok((a, doc.to_string())),
+        (_, Some(b)) if !b.trim().is_empty() => Ok((b, sample.to_string())),
+        _ => Err(ApiError::bad_field(
+            doc,
+            &format!("is required (or {sample})"),
+        )),
+    }
+}
+
+// -------------------------------------------------------- wire rendering
+
+pub(crate) fn domain_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
+    let mut r = rng(cx.seed(), kind::DOMAIN, i as u64);
+    let start = EPOCH + r.random_range(0..8 * YEAR);
+    let base_ttl = *pick(&mut r, &[300i64, 3600, 14_400, 86_400]);
+    let ttl = st.domains.get(&i).and_then(|d| d.ttl).unwrap_or(base_ttl);
+    let price_cents = r.random_range(50..2500i64);
+    let var = cx.var();
+    let rec = i as u64;
+    // The facts are the index's (the term, editability); the spelling is the
+    // chooser's.
+    let term_years = 1 + (i % 4 / 2) as i64;
+    let editable = domain_editable(i);
+    let code = if i % 13 == 12 { 1001 } else { 1000 };
+    let (status, readable) = if code == 1000 {
+        ("ACTIVE", "The domain is active and resolving.")
+    } else {
+        ("PENDING_TRANSFER", "A transfer of the domain is pending.")
+    };
+    json!({
+        "code": code,
+        "domain": domain_name(i),
+        "status": status,
+        "ttl": var.int(&q::DOMAIN_TTL, rec, ttl),
+        "readableStatus": readable,
+        "startDate": fmt_mon_d_yyyy(start),
+        "contractTerm": if var.is(&q::DOMAIN_TERM, rec, "string") {
+            json!(contract_term_str(term_years))
+        } else {
+            json!(term_years)
+        },
+        "monthlyPrice": var.money(&q::DOMAIN_PRICE, rec, price_cents),
+        "isEditable": if var.is(&q::DOMAIN_EDITABLE, rec, "string") {
+            json!(editable.to_string())
+        } else {
+            json!(editable)
+        },
+    })
+}
+
+/// A DNS record as the wire shows it: its `id` spelt as `quirk` says (lists
+/// and single views have their own quirk), or as an integer without one
+/// (the snapshot).
+pub(crate) fn record_json(r: &DnsRec, spelling: Option<(&Variants, &Quirk)>) -> Value {
+    let id = match spelling {
+        Some((v, quirk)) => v.int(quirk, r.id, r.id as i64),
+        None => json!(r.id),
+    };
+    let mut v = json!({
+        "id": id,
+        "host": r.host,
+        "type": r.rtype,
+        "content": r.content,
+    });
+    if let Some(p) = r.priority {
+        v["priority"] = json!(p);
+    }
+    v
+}
+
+// -------------------------------------------------------------- handlers
+
+pub(crate) fn list_domains(cx: &Cx<'_>) -> Result<Response, ApiError> {
+    let st = cx.state();
+    Ok(util::ok_list(
+        r#"{"domains":["#,
+        (0..cx.ds().domains).map(|i| json!({"domain": domain_json(cx, &st, i)})),
+        "]}",
+    ))
+}
+
+pub(crate) fn get_domain(cx: &Cx<'_>, name: &str) -> Result<Response, ApiError> {
+    let i = domain_index(cx, name)?;
+    let st = cx.state();
+    Ok(ok(&json!({"domain": domain_json(cx, &st, i)})))
+}
+
+pub(crate) fn put_domain(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Response, ApiError> {
+    let i = domain_index(cx, name)?;
+    let form = req.form()?;
+    let ttl_s = form.required("ttl")?;
+    let ttl: i64 = ttl_s
+        .trim()
+        .parse()
+        .map_err(|_| ApiError::bad_field("ttl", "must be an integer"))?;
+    if !(60..=86_400).contains(&ttl) {
+        return Err(ApiError::bad_field("ttl", "must be between 60 and 86400"));
+    }
+    check_editable(i, name)?;
+    let mut st = cx.state();
+    st.domains.entry(i).or_default().ttl = Some(ttl);
+    cx.log(&mut st, format!("domain {} ttl={ttl}", domain_name(i)));
+    Ok(ok(&json!({"domain": domain_json(cx, &st, i)})))
+}
+
+pub(crate) fn list_records(cx: &Cx<'_>, name: &str) -> Result<Response, ApiError> {
+    let i = domain_index(cx, name)?;
+    let st = cx.state();
+    let recs: Vec<Value> = records_of(&st, i)
+        .iter()
+        .map(|r| json!({"dnsRecord": record_json(r, Some((cx.var(), &q::DNS_ID_LIST)))}))
+        .collect();
+    Ok(ok(&json!({"dnsRecords": recs})))
+}
+
+pub(crate) fn get_record(cx: &Cx<'_>, name: &str, id: &str) -> Result<Response, ApiError> {
+    let i = domain_index(cx, name)?;
+    let st = cx.state();
+    let recs = records_of(&st, i);
+    let k = find_record(&recs, id)?;
+    Ok(ok(
+        &json!({"dnsRecord": record_json(&recs[k], Some((cx.var(), &q::DNS_ID_ONE)))}),
+    ))
+}
+
 pub(crate) fn create_record(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Response, ApiError> {
     let i = domain_index(cx, name)?;
     let form = req.form()?;
@@ -308,26 +332,6 @@ pub(crate) fn create_record(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Respon
     st.domains.entry(i).or_default().records = Some(recs);
     cx.log(&mut st, target);
     Ok(ok(&json!({"dnsRecord": v})))
-}
-
-/// One of two spellings of a field: both present must agree.
-pub(crate) fn either<'a>(
-    form: &'a Form,
-    doc: &str,
-    sample: &str,
-) -> Result<(&'a str, String), ApiError> {
-    match (form.get(doc), form.get(sample)) {
-        (Some(a), Some(b)) if a != b => Err(ApiError::bad_field(
-            doc,
-            &format!("{doc} and {sample} are both given and differ"),
-        )),
-        (Some(a), _) if !a.trim().is_empty() => Ok((a, doc.to_string())),
-        (_, Some(b)) if !b.trim().is_empty() => Ok((b, sample.to_string())),
-        _ => Err(ApiError::bad_field(
-            doc,
-            &format!("is required (or {sample})"),
-        )),
-    }
 }
 
 pub(crate) fn update_record(

@@ -6,7 +6,7 @@ use crate::v1::bare_metal::{Bm, bm_facts};
 use crate::v1::racks::{Rack, rack_facts};
 use crate::v1::virtual_servers::{vs_ips, vs_ipv6, vs_ipv6_index, vs_name};
 
-// ------------------------------------------------------------------ IPs
+// -------------------------------------------------------------- handlers
 
 pub(crate) fn put_any_ip(cx: &Cx<'_>, req: &Req, ip: &str) -> Result<Response, ApiError> {
     // The only IPv6 addresses of the dataset are v1 virtual servers'; they

@@ -3,7 +3,7 @@
 use super::*;
 use crate::v1::bare_metal::{bm_facts, bm_index};
 
-// ----------------------------------------------------- private networks
+// ------------------------------------------------------------------ data
 
 pub(crate) fn init(ds: &Dataset, st: &mut State) {
     let h = hash3(ds.seed, kind::BARE_METAL, 1 << 50);
@@ -50,6 +50,14 @@ pub(crate) fn live_members(n: &PrivNet, now: f64) -> Vec<(&Member, &'static str)
         .collect()
 }
 
+pub(crate) fn network_id(st: &State, id: &str) -> Result<u64, ApiError> {
+    parse_u64(id)
+        .filter(|n| st.private_networks.contains_key(n))
+        .ok_or_else(|| ApiError::not_found(format!("private network {id} not found")))
+}
+
+// -------------------------------------------------------- wire rendering
+
 pub(crate) fn network_item(cx: &Cx<'_>, n: &PrivNet) -> Value {
     json!({
         "id": n.id,
@@ -60,6 +68,8 @@ pub(crate) fn network_item(cx: &Cx<'_>, n: &PrivNet) -> Value {
         "updatedAt": fmt_offset(n.updated as i64, 1),
     })
 }
+
+// -------------------------------------------------------------- handlers
 
 pub(crate) fn list_networks(cx: &Cx<'_>, req: &Req) -> Result<Response, ApiError> {
     let (limit, offset) = util::page(req)?;
@@ -75,12 +85,6 @@ pub(crate) fn list_networks(cx: &Cx<'_>, req: &Req) -> Result<Response, ApiError
         "_metadata": util::metadata(st.private_networks.len(), limit, offset),
         "privateNetworks": page,
     })))
-}
-
-pub(crate) fn network_id(st: &State, id: &str) -> Result<u64, ApiError> {
-    parse_u64(id)
-        .filter(|n| st.private_networks.contains_key(n))
-        .ok_or_else(|| ApiError::not_found(format!("private network {id} not found")))
 }
 
 pub(crate) fn create_network(cx: &Cx<'_>, req: &Req) -> Result<Response, ApiError> {

@@ -4,7 +4,7 @@ use super::*;
 use crate::v1::bare_metal::ips::{apply_ip_form, billing};
 use crate::v1::bare_metal::usage::{daily, usage_range};
 
-// -------------------------------------------------------- private racks
+// ------------------------------------------------------------------ data
 
 pub(crate) struct Rack {
     pub(crate) i: usize,
@@ -48,6 +48,34 @@ pub(crate) fn rack_index(cx: &Cx<'_>, id: &str) -> Result<usize, ApiError> {
     index_of(id, RACK_BASE, cx.ds().racks, "private rack")
 }
 
+pub(crate) fn rack_ip_slot(k: &Rack, ip: &str) -> Result<usize, ApiError> {
+    if !util::is_ipv4(ip) {
+        return Err(ApiError::bad_field("ipAddress", "must be an IPv4 address"));
+    }
+    (0..k.ip_count)
+        .find(|j| k.ip(*j) == ip)
+        .ok_or_else(|| ApiError::not_found(format!("IP {ip} is not assigned to rack {}", k.id)))
+}
+
+// -------------------------------------------------------- wire rendering
+
+pub(crate) fn rack_ip_json(cx: &Cx<'_>, st: &State, k: &Rack, j: usize, single: bool) -> Value {
+    let ip = k.ip(j);
+    let o = ip_over(st, &ip);
+    let mut v = json!({
+        "ip": ip,
+        "privateRackId": id_spelt(cx.var(), &q::RACK_IP_ID, k.i, k.id),
+        "nullRouted": o.null_routed.unwrap_or(false),
+        "billingInformation": billing(cx, &ip, j < 2),
+    });
+    if single {
+        v["reverseLookup"] = json!(o.reverse.unwrap_or_else(|| default_reverse(&ip)));
+    }
+    v
+}
+
+// -------------------------------------------------------------- handlers
+
 pub(crate) fn list_racks(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let all: Vec<Value> = (0..cx.ds().racks)
         .map(|i| {
@@ -86,30 +114,6 @@ pub(crate) fn get_rack(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
         "serverHostingPack": Value::Object(pack),
         "serviceLevelAgreement": {"sla": k.sla},
     }})))
-}
-
-pub(crate) fn rack_ip_json(cx: &Cx<'_>, st: &State, k: &Rack, j: usize, single: bool) -> Value {
-    let ip = k.ip(j);
-    let o = ip_over(st, &ip);
-    let mut v = json!({
-        "ip": ip,
-        "privateRackId": id_spelt(cx.var(), &q::RACK_IP_ID, k.i, k.id),
-        "nullRouted": o.null_routed.unwrap_or(false),
-        "billingInformation": billing(cx, &ip, j < 2),
-    });
-    if single {
-        v["reverseLookup"] = json!(o.reverse.unwrap_or_else(|| default_reverse(&ip)));
-    }
-    v
-}
-
-pub(crate) fn rack_ip_slot(k: &Rack, ip: &str) -> Result<usize, ApiError> {
-    if !util::is_ipv4(ip) {
-        return Err(ApiError::bad_field("ipAddress", "must be an IPv4 address"));
-    }
-    (0..k.ip_count)
-        .find(|j| k.ip(*j) == ip)
-        .ok_or_else(|| ApiError::not_found(format!("IP {ip} is not assigned to rack {}", k.id)))
 }
 
 pub(crate) fn list_rack_ips(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-// ---------------------------------------------------- virtual servers
+// ------------------------------------------------------------------ data
 
 /// The IPv4 addresses server `i` may have: one or two, by index.
 pub(crate) fn vs_ip_count(i: usize) -> usize {
@@ -46,6 +46,14 @@ pub(crate) fn vs_ips(v: &Variants, i: usize) -> Vec<String> {
 pub(crate) fn vs_name(i: usize) -> String {
     format!("vps{}", VS_BASE + 1 + i as u64)
 }
+
+pub(crate) fn job_id(cx: &Cx<'_>, st: &mut State) -> String {
+    st.next_job += 1;
+    let h = hash3(cx.seed(), kind::JOB, st.next_job);
+    format!("{:016x}{:08x}", h, st.next_job)
+}
+
+// -------------------------------------------------------- wire rendering
 
 pub(crate) fn vs_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
     let seed = cx.seed();
@@ -164,6 +172,8 @@ pub(crate) fn vs_json(cx: &Cx<'_>, st: &State, i: usize) -> Value {
     v
 }
 
+// -------------------------------------------------------------- handlers
+
 pub(crate) fn list_vs(cx: &Cx<'_>) -> Result<Response, ApiError> {
     let st = cx.state();
     Ok(util::ok_list(
@@ -177,12 +187,6 @@ pub(crate) fn get_vs(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = index_of(id, VS_BASE, cx.ds().v1_vs, "virtual server")?;
     let st = cx.state();
     Ok(ok(&json!({ "virtualServers": [vs_json(cx, &st, i)] })))
-}
-
-pub(crate) fn job_id(cx: &Cx<'_>, st: &mut State) -> String {
-    st.next_job += 1;
-    let h = hash3(cx.seed(), kind::JOB, st.next_job);
-    format!("{:016x}{:08x}", h, st.next_job)
 }
 
 pub(crate) fn vs_action(cx: &Cx<'_>, id: &str, action: &str) -> Result<Response, ApiError> {

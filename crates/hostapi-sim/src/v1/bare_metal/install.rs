@@ -4,6 +4,8 @@
 use super::*;
 use crate::v1::catalogue::{BSD_FS, LINUX_FS, RESCUE_IMAGES, os_entry};
 
+// ------------------------------------------------------------------ data
+
 /// A parsed partition.
 #[derive(Default, Clone)]
 pub(crate) struct Part {
@@ -206,6 +208,8 @@ pub(crate) fn validate_install(form: &Form, bm: &Bm) -> Result<u64, ApiError> {
     }
     Ok(os_id)
 }
+
+// -------------------------------------------------------------- handlers
 
 pub(crate) fn install(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;

@@ -2,6 +2,36 @@
 
 use super::*;
 
+// ------------------------------------------------------------------ data
+
+pub(crate) fn leases_of(st: &State, bm: &Bm) -> Vec<Value> {
+    if let Some(l) = st.bare_metals.get(&bm.i).and_then(|o| o.leases.clone()) {
+        return l;
+    }
+    // Even servers start with a lease for their first MAC; every fourth
+    // (index 0, 4, 8, …) with one for each of its two MACs.
+    let macs = match bm.i % 4 {
+        0 => &bm.macs[..],
+        2 => &bm.macs[..1],
+        _ => &[],
+    };
+    macs.iter()
+        .enumerate()
+        .map(|(k, mac)| {
+            lease_json(
+                bm,
+                mac,
+                &format!("http://boot.hosting.example/ipxe/{}-{k}.ipxe", bm.id),
+                "10.11.0.5",
+                "10.11.0.53",
+                k == 0,
+            )
+        })
+        .collect()
+}
+
+// -------------------------------------------------------- wire rendering
+
 pub(crate) fn lease_json(
     bm: &Bm,
     mac: &str,
@@ -35,31 +65,7 @@ pub(crate) fn lease_json(
     })
 }
 
-pub(crate) fn leases_of(st: &State, bm: &Bm) -> Vec<Value> {
-    if let Some(l) = st.bare_metals.get(&bm.i).and_then(|o| o.leases.clone()) {
-        return l;
-    }
-    // Even servers start with a lease for their first MAC; every fourth
-    // (index 0, 4, 8, …) with one for each of its two MACs.
-    let macs = match bm.i % 4 {
-        0 => &bm.macs[..],
-        2 => &bm.macs[..1],
-        _ => &[],
-    };
-    macs.iter()
-        .enumerate()
-        .map(|(k, mac)| {
-            lease_json(
-                bm,
-                mac,
-                &format!("http://boot.hosting.example/ipxe/{}-{k}.ipxe", bm.id),
-                "10.11.0.5",
-                "10.11.0.53",
-                k == 0,
-            )
-        })
-        .collect()
-}
+// -------------------------------------------------------------- handlers
 
 pub(crate) fn list_leases(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;

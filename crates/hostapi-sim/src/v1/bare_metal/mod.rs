@@ -9,7 +9,7 @@ pub(crate) mod ips;
 pub(crate) mod leases;
 pub(crate) mod usage;
 
-// ---------------------------------------------------------- bare metals
+// ------------------------------------------------------------------ data
 
 /// The generated facts of one bare metal server.
 pub(crate) struct Bm {
@@ -140,25 +140,44 @@ pub(crate) fn bm_index(cx: &Cx<'_>, id: &str) -> Result<usize, ApiError> {
     index_of(id, BM_BASE, cx.ds().bare_metals, "bare metal server")
 }
 
+pub(crate) fn check_reference(r: &str) -> Result<(), ApiError> {
+    if r.chars().count() > 255 {
+        return Err(ApiError::bad_field(
+            "reference",
+            "must be at most 255 characters",
+        ));
+    }
+    if r.chars().any(char::is_control) {
+        return Err(ApiError::bad_field(
+            "reference",
+            "must not contain control characters",
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) fn task_running(o: Option<&BmOver>, now: f64) -> Option<&BmTask> {
+    o.and_then(|o| o.task.as_ref()).filter(|t| now < t.until)
+}
+
+pub(crate) fn busy(st: &State, i: usize, now: f64) -> Result<(), ApiError> {
+    match task_running(st.bare_metals.get(&i), now) {
+        Some(t) => Err(ApiError::conflict(if t.rescue {
+            "a rescue mode boot is in progress on this server"
+        } else {
+            "an installation is in progress on this server"
+        })),
+        None => Ok(()),
+    }
+}
+
+// -------------------------------------------------------- wire rendering
+
 pub(crate) fn bm_reference(v: &Variants, st: &State, bm: &Bm) -> Value {
     match st.bare_metals.get(&bm.i).and_then(|o| o.reference.clone()) {
         Some(r) => json!(r),
         None => reference_value(v, &q::BM_REFERENCE, bm.i as u64, bm.reference.clone()),
     }
-}
-
-pub(crate) fn list_bm(cx: &Cx<'_>) -> Result<Response, ApiError> {
-    let st = cx.state();
-    let items = (0..cx.ds().bare_metals).map(|i| {
-        let bm = bm_facts(cx.ds(), i);
-        json!({"bareMetal": {
-            "bareMetalId": id_spelt(cx.var(), &q::BM_ID_LIST, i, bm.id),
-            "serverName": bm.name,
-            "serverType": bm.server_type,
-            "reference": bm_reference(cx.var(), &st, &bm),
-        }})
-    });
-    Ok(util::ok_list(r#"{"bareMetals":["#, items, "]}"))
 }
 
 pub(crate) fn bm_detail(v: &Variants, st: &State, bm: &Bm) -> Value {
@@ -251,27 +270,27 @@ pub(crate) fn bm_detail(v: &Variants, st: &State, bm: &Bm) -> Value {
     })
 }
 
+// -------------------------------------------------------------- handlers
+
+pub(crate) fn list_bm(cx: &Cx<'_>) -> Result<Response, ApiError> {
+    let st = cx.state();
+    let items = (0..cx.ds().bare_metals).map(|i| {
+        let bm = bm_facts(cx.ds(), i);
+        json!({"bareMetal": {
+            "bareMetalId": id_spelt(cx.var(), &q::BM_ID_LIST, i, bm.id),
+            "serverName": bm.name,
+            "serverType": bm.server_type,
+            "reference": bm_reference(cx.var(), &st, &bm),
+        }})
+    });
+    Ok(util::ok_list(r#"{"bareMetals":["#, items, "]}"))
+}
+
 pub(crate) fn get_bm(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     let i = bm_index(cx, id)?;
     let bm = bm_facts(cx.ds(), i);
     let st = cx.state();
     Ok(ok(&json!({"bareMetal": bm_detail(cx.var(), &st, &bm)})))
-}
-
-pub(crate) fn check_reference(r: &str) -> Result<(), ApiError> {
-    if r.chars().count() > 255 {
-        return Err(ApiError::bad_field(
-            "reference",
-            "must be at most 255 characters",
-        ));
-    }
-    if r.chars().any(char::is_control) {
-        return Err(ApiError::bad_field(
-            "reference",
-            "must not contain control characters",
-        ));
-    }
-    Ok(())
 }
 
 pub(crate) fn put_bm(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response, ApiError> {
@@ -344,19 +363,4 @@ pub(crate) fn power_cycle(cx: &Cx<'_>, id: &str) -> Result<Response, ApiError> {
     }
     cx.log(&mut st, format!("bareMetal {id} powerCycle"));
     Ok(util::json(StatusCode::ACCEPTED, &json!({})))
-}
-
-pub(crate) fn task_running(o: Option<&BmOver>, now: f64) -> Option<&BmTask> {
-    o.and_then(|o| o.task.as_ref()).filter(|t| now < t.until)
-}
-
-pub(crate) fn busy(st: &State, i: usize, now: f64) -> Result<(), ApiError> {
-    match task_running(st.bare_metals.get(&i), now) {
-        Some(t) => Err(ApiError::conflict(if t.rescue {
-            "a rescue mode boot is in progress on this server"
-        } else {
-            "an installation is in progress on this server"
-        })),
-        None => Ok(()),
-    }
 }

@@ -2,6 +2,8 @@
 
 use super::*;
 
+// ------------------------------------------------------------------ data
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Usage {
     Both,
@@ -56,6 +58,8 @@ pub(crate) fn daily(
     }
     out
 }
+
+// -------------------------------------------------------------- handlers
 
 pub(crate) fn network_usage(
     cx: &Cx<'_>,
