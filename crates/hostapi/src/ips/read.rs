@@ -103,18 +103,20 @@ pub(crate) fn assignments(f: &mut Fields<'_, '_>, key: &str) -> Vec<IpAddress> {
         }
         other => other,
     };
-    // Put back and read as a list of records.
-    f.put(key, value);
-    f.objects(key, ip)
+    f.list_of(key, value, |cx, item| cx.object(item, ip))
 }
 
 /// `"192.0.2.1": {isNulled, reverseDNS}` → `{ip: "192.0.2.1", isNulled, reverseDNS}`.
 fn keyed<'a>(ip: Cow<'a, str>, state: Json<'a>) -> Json<'a> {
-    let mut members = match state {
-        Json::Object(members) => members,
-        other if other.is_nothing() => Vec::new(),
-        other => vec![(Cow::Borrowed("state"), other)],
-    };
-    members.insert(0, (Cow::Borrowed("ip"), Json::String(ip)));
-    Json::Object(members)
+    let ip = (Cow::Borrowed("ip"), Json::String(ip));
+    Json::Object(match state {
+        Json::Object(members) => {
+            let mut with_ip = Vec::with_capacity(members.len() + 1);
+            with_ip.push(ip);
+            with_ip.extend(members);
+            with_ip
+        }
+        other if other.is_nothing() => vec![ip],
+        other => vec![ip, (Cow::Borrowed("state"), other)],
+    })
 }

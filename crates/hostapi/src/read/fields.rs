@@ -360,11 +360,22 @@ impl<'c, 'a> Fields<'c, 'a> {
     pub(crate) fn list<T>(
         &mut self,
         key: &str,
+        read: impl FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+    ) -> Vec<T> {
+        match self.take(key) {
+            Some(value) => self.list_of(key, value, read),
+            None => Vec::new(),
+        }
+    }
+
+    /// [`Fields::list`] of a value already taken out of the member `key` (and perhaps
+    /// reshaped: see `ips::read::assignments`).
+    pub(crate) fn list_of<T>(
+        &mut self,
+        key: &str,
+        value: Json<'a>,
         mut read: impl FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
     ) -> Vec<T> {
-        let Some(value) = self.take(key) else {
-            return Vec::new();
-        };
         if value.is_nothing() {
             return Vec::new();
         }
@@ -436,7 +447,7 @@ fn text_in<'j>(json: &'j Json<'_>) -> Reading<Option<Cow<'j, str>>> {
     match json {
         Json::Null => Ok(None),
         Json::String(s) => {
-            let trimmed = s.trim();
+            let trimmed = text::trim(s);
             Ok((!trimmed.is_empty()).then_some(Cow::Borrowed(trimmed)))
         }
         Json::Number(n) => Ok(Some(Cow::Owned(n.to_string()))),
@@ -494,7 +505,7 @@ pub(crate) fn boolean_of(json: &Json<'_>) -> Reading<Option<bool>> {
 /// An id: text (trimmed, not blank) or an integer.
 pub(crate) fn id_of(json: &Json<'_>) -> Reading<String> {
     match json {
-        Json::String(s) if !s.trim().is_empty() => Ok(s.trim().to_owned()),
+        Json::String(s) if !text::trim(s).is_empty() => Ok(text::trim(s).to_owned()),
         Json::Number(Number::Int(n)) => Ok(n.to_string()),
         Json::Number(Number::UInt(n)) => Ok(n.to_string()),
         Json::Number(Number::Float(f)) if f.fract() == 0.0 && f.abs() < 1e15 => {

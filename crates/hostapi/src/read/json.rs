@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// A JSON value whose strings borrow from the body when they can.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,7 +76,7 @@ impl<'a> Json<'a> {
     pub(crate) fn is_nothing(&self) -> bool {
         match self {
             Self::Null => true,
-            Self::String(text) => text.trim().is_empty(),
+            Self::String(text) => super::text::trim(text).is_empty(),
             _ => false,
         }
     }
@@ -124,13 +124,40 @@ impl<'a> Json<'a> {
 
 impl<'de> Deserialize<'de> for Json<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(JsonVisitor)
+        let mut scratch = Scratch {
+            // Room for the usual nesting of records, so that it is allocated once.
+            members: Vec::with_capacity(64),
+            items: Vec::with_capacity(16),
+        };
+        deserializer.deserialize_any(JsonVisitor {
+            scratch: &mut scratch,
+        })
     }
 }
 
-struct JsonVisitor;
+/// Where the members of the objects (and the items of the arrays) being parsed wait
+/// until their container is complete: each container's values are pushed on top, then
+/// moved into a vector of exactly their number. Grown member by member, every object's
+/// vector would be reallocated two or three times (4, 8, 16 members…).
+struct Scratch<'a> {
+    members: Vec<(Cow<'a, str>, Json<'a>)>,
+    items: Vec<Json<'a>>,
+}
 
-impl<'de> Visitor<'de> for JsonVisitor {
+/// Parses one value, its containers' contents going through the shared [`Scratch`].
+struct JsonVisitor<'s, 'a> {
+    scratch: &'s mut Scratch<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for JsonVisitor<'_, 'de> {
+    type Value = Json<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json<'de>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for JsonVisitor<'_, 'de> {
     type Value = Json<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -174,19 +201,26 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
+        let scratch = self.scratch;
+        let start = scratch.items.len();
+        while let Some(item) = seq.next_element_seed(JsonVisitor {
+            scratch: &mut *scratch,
+        })? {
+            scratch.items.push(item);
         }
-        Ok(Json::Array(items))
+        Ok(Json::Array(scratch.items.drain(start..).collect()))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
-        let mut members = Vec::new();
+        let scratch = self.scratch;
+        let start = scratch.members.len();
         while let Some(key) = map.next_key::<Key<'de>>()? {
-            members.push((key.0, map.next_value()?));
+            let value = map.next_value_seed(JsonVisitor {
+                scratch: &mut *scratch,
+            })?;
+            scratch.members.push((key.0, value));
         }
-        Ok(Json::Object(members))
+        Ok(Json::Object(scratch.members.drain(start..).collect()))
     }
 }
 

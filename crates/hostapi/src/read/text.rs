@@ -10,6 +10,17 @@ use rust_decimal::Decimal;
 
 use crate::model::{BitRate, ContractTerm, DataSize, DataUnit, RateUnit, TermUnit};
 
+/// `text.trim()`, without looking at its characters when it begins and ends with a
+/// visible ASCII character (nearly all text on the wire): `str::trim` decodes the
+/// characters at both ends to test them for Unicode whitespace.
+pub(crate) fn trim(text: &str) -> &str {
+    match text.as_bytes() {
+        [first, .., last] if first.is_ascii_graphic() && last.is_ascii_graphic() => text,
+        [only] if only.is_ascii_graphic() => text,
+        _ => text.trim(),
+    }
+}
+
 /// What a reader expected, and what it found instead.
 pub(crate) type Reading<T> = Result<T, String>;
 
@@ -461,6 +472,11 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn trim_is_str_trim(text in "[ a\\t\u{a0}\u{3000}é~\n-]{0,6}") {
+            prop_assert_eq!(trim(&text), text.trim());
+        }
+
         #[test]
         fn local_date_times_read_as_by_the_format_strings(text in date_like()) {
             prop_assert_eq!(local_date_time(&text).ok(), by_formats::local_date_time(&text));
