@@ -73,12 +73,12 @@ fn list(doc_dir: &Path) -> Result<BTreeSet<String>, String> {
     let all = read(&doc_dir.join("all.html"))?;
     let mut items = BTreeSet::new();
     for page in attribute_values(&all, "href=\"") {
-        let Some((kind, name)) = item_of(&page) else {
+        let Some((kind, name)) = item_of(page) else {
             continue;
         };
         items.insert(format!("{kind} {name}"));
         if matches!(kind, "struct" | "enum" | "trait" | "union") {
-            let text = read(&doc_dir.join(&page))?;
+            let text = read(&doc_dir.join(page))?;
             for member in members(&text) {
                 items.insert(format!("{kind} {name}::{member}"));
             }

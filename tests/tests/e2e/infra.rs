@@ -3,7 +3,7 @@
 
 use hostapi::{
     DnsRecordType, DomainName, IpUpdate, NetworkMemberStatus, NewDnsRecord, OperatingSystemId,
-    PrivateNetworkId, PrivateRackId, VirtualServerId, VirtualServerState,
+    PrivateNetworkId, PrivateRackId, VirtualServerState,
 };
 use hostapi_sim::{MEMBER_TRANSITION_SECS, V1_POWER_SECS, V1_REINSTALL_SECS};
 
