@@ -8,6 +8,7 @@ use rand::RngExt;
 use serde_json::{Map, Value, json};
 
 use crate::error::ApiError;
+use crate::params::{Field, NONE, Spec, Ty, opt, query, req};
 use crate::router::{Route, route};
 use crate::state::{Cx, Dataset, State, Timeline};
 use crate::util::{self, EPOCH, Req, fmt_offset, fmt_rfc3339, hash3, kind, ok, pick, rng};
@@ -73,9 +74,47 @@ pub(crate) static ROUTES: &[Route] = &[
     )),
 ];
 
-/// Run the operation `segs` (after `/cloud/v2`) names.
+const PAGE: &[Field] = &[opt("limit", Ty::Int), opt("offset", Ty::Int)];
+
+/// The parameters of the cloud operations that take any, as documented
+/// (checked before the handler runs; see [`crate::params`]).
+static SPECS: &[(&[&str], Spec)] = &[
+    (
+        &[
+            "GET /cloud/v2/virtualServers",
+            "GET /cloud/v2/virtualServers/{id}/credentials/{credentialType}",
+            "GET /cloud/v2/privateClouds",
+        ],
+        query(PAGE),
+    ),
+    (
+        &["PUT /cloud/v2/virtualServers/{id}"],
+        Spec {
+            form: &[req("reference", Ty::Str)],
+            json: true,
+            ..NONE
+        },
+    ),
+    (
+        &["GET /cloud/v2/virtualServers/{id}/metrics/datatraffic"],
+        query(&[
+            req("from", Ty::Str),
+            req("to", Ty::Str),
+            req("aggregation", Ty::OneOf(&["SUM"])),
+            opt(
+                "granularity",
+                Ty::OneOf(&["NONE", "5MIN", "HOUR", "DAY", "MONTH", "YEAR"]),
+            ),
+        ]),
+    ),
+];
+
+/// Run the operation `segs` (after `/cloud/v2`) names, its parameters
+/// checked first.
 pub(crate) fn route(cx: &Cx<'_>, req: &Req, segs: &[&str]) -> Result<Response, ApiError> {
-    crate::router::run(cx, req, ROUTES, "/cloud/v2", segs, |_, _| Ok(()))
+    crate::router::run(cx, req, ROUTES, "/cloud/v2", segs, |name, r| {
+        crate::params::check(SPECS, name, r)
+    })
 }
 
 /// The id of cloud server `i`: UUID-shaped, the index in the last group.

@@ -289,6 +289,7 @@ mod control;
 mod error;
 mod faults;
 mod journal;
+mod params;
 mod persist;
 mod router;
 mod rules;

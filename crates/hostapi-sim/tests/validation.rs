@@ -118,3 +118,64 @@ async fn each_kind_of_bad_request_is_400_naming_the_field() {
     // A good request still passes.
     assert_eq!(t.put(d, &[("ttl", "3600")]).await.status, 200);
 }
+
+/// The field a cloud 400 names, from its `errorDetails` array.
+fn cloud_named(a: &Ans) -> String {
+    assert_eq!(a.status, 400, "{}", a.json);
+    a.json["errorDetails"][0]["field"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no field in {}", a.json))
+        .to_string()
+}
+
+#[tokio::test]
+async fn cloud_and_cdn_requests_are_checked_too() {
+    let t = fast().await;
+    let list = t.get("/cloud/v2/virtualServers?limit=1").await;
+    let id = list.json["virtualServers"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let a = t.get("/cloud/v2/virtualServers?limt=1").await;
+    assert_eq!(cloud_named(&a), "limt");
+    let m = format!(
+        "/cloud/v2/virtualServers/{id}/metrics/datatraffic?from=2024-01-01T00:00:00Z&to=2024-01-02T00:00:00Z"
+    );
+    assert_eq!(cloud_named(&t.get(&m).await), "aggregation");
+    let a = t.get(&format!("{m}&aggregation=AVG")).await;
+    assert_eq!(cloud_named(&a), "aggregation");
+    let r = t
+        .http
+        .put(t.url(&format!("/cloud/v2/virtualServers/{id}")))
+        .header("X-Svc-Auth", t.sim.api_key())
+        .json(&serde_json::json!({"reference": "web", "colour": "red"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cloud_named(&read(r).await), "colour");
+
+    let c = t.sim.cdn_customer().to_string();
+    let form =
+        |f: &[(&str, &str)]| Some(("application/x-www-form-urlencoded", serde_urlencoded(f)));
+    let a = t
+        .cdn(
+            Method::POST,
+            &format!("/origins/{c}"),
+            form(&[
+                ("label", "x"),
+                ("origin", "https://o.example"),
+                ("colour", "red"),
+            ]),
+        )
+        .await;
+    assert_eq!(named(&a), "colour");
+    let a = t
+        .cdn(
+            Method::POST,
+            &format!("/customers/reseller/{c}/{c}01"),
+            form(&[("active", "yes")]),
+        )
+        .await;
+    assert_eq!(named(&a), "active");
+    assert!(t.sim.write_log().is_empty(), "{:?}", t.sim.write_log());
+}
