@@ -1,8 +1,6 @@
 //! Running one command: settings, the client (or the sandbox), then the command.
 
-use clap::CommandFactory;
-
-use crate::cli::{Cli, Command, OutputFormat};
+use crate::cli::{Cli, Command, GlobalArgs, OutputFormat};
 use crate::commands::{self, Context};
 use crate::failure::Failure;
 use crate::output::Printer;
@@ -17,12 +15,9 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
     global.read_env()?;
     let command = match command {
         Command::Completions { shell } => {
-            let mut command = Cli::command();
-            // Into a buffer first: clap_complete panics when stdout closes under it
-            // (`| head`); a closed pipe ends the command quietly instead.
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut command, "hostapi", &mut script);
-            return crate::output::emit_bytes(&script);
+            // Into a buffer first, so that a closed pipe (`| head`) ends the command
+            // quietly.
+            return crate::output::emit_bytes(&crate::completion::registration(shell));
         }
         Command::Config(command) => {
             let printer = Printer::new(global.output, global.show_secrets).shaped(global.shape());
@@ -61,24 +56,11 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
             WaitSettings::sandbox(global.sandbox_time_scale),
         )
     } else {
-        let settings = config::resolve(&global)?;
-        let mut builder = hostapi::Client::builder();
-        if let Some(url) = settings.base_url {
-            builder = builder.base_url(url);
-        }
-        if let Some(key) = settings.api_key {
-            builder = builder.api_key(key);
-        }
-        if let Some(url) = settings.cdn_base_url {
-            builder = builder.cdn_base_url(url);
-        }
-        if let Some(secret) = settings.cdn_secret {
-            builder = builder.cdn_secret(secret);
-        }
-        if let Some(customer) = settings.cdn_customer {
-            builder = builder.cdn_customer(customer);
-        }
-        (None, builder.build()?, WaitSettings::service())
+        (
+            None,
+            client_from_settings(&global)?,
+            WaitSettings::service(),
+        )
     };
     let context = Context {
         client,
@@ -89,4 +71,10 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
         sandbox: global.sandbox,
     };
     commands::run(&context, command).await
+}
+
+/// The client the settings describe (flags, environment, config file; not the
+/// sandbox).
+pub(crate) fn client_from_settings(global: &GlobalArgs) -> Result<hostapi::Client, Failure> {
+    Ok(config::resolve(global)?.builder().build()?)
 }

@@ -81,7 +81,8 @@ pub(crate) struct GlobalArgs {
     #[arg(long, global = true, value_name = "NUMBER")]
     pub(crate) cdn_customer: Option<String>,
     /// Profile of the config file to use (default: the file's `default_profile`, else `default`).
-    #[arg(long, global = true, env = "HOSTAPI_PROFILE", value_name = "NAME")]
+    #[arg(long, global = true, env = "HOSTAPI_PROFILE", value_name = "NAME",
+          add = clap_complete::ArgValueCandidates::new(crate::completion::profiles))]
     pub(crate) profile: Option<String>,
     /// Config file (default: $XDG_CONFIG_HOME/hostapi/config.toml or ~/.config/hostapi/config.toml).
     #[arg(long, global = true, env = "HOSTAPI_CONFIG", value_name = "FILE")]

@@ -31,6 +31,41 @@ pub(crate) struct Settings {
     pub(crate) cdn_customer: Option<String>,
 }
 
+impl Settings {
+    /// A client builder holding these settings (checked when it is built).
+    pub(crate) fn builder(&self) -> hostapi::ClientBuilder {
+        let mut builder = hostapi::Client::builder();
+        if let Some(url) = &self.base_url {
+            builder = builder.base_url(url);
+        }
+        if let Some(key) = &self.api_key {
+            builder = builder.api_key(key);
+        }
+        if let Some(url) = &self.cdn_base_url {
+            builder = builder.cdn_base_url(url);
+        }
+        if let Some(secret) = &self.cdn_secret {
+            builder = builder.cdn_secret(secret);
+        }
+        if let Some(customer) = &self.cdn_customer {
+            builder = builder.cdn_customer(customer);
+        }
+        builder
+    }
+}
+
+impl From<&Profile> for Settings {
+    fn from(profile: &Profile) -> Self {
+        Self {
+            base_url: profile.base_url.clone(),
+            api_key: profile.api_key.clone(),
+            cdn_base_url: profile.cdn_base_url.clone(),
+            cdn_secret: profile.cdn_secret.clone(),
+            cdn_customer: profile.cdn_customer.clone(),
+        }
+    }
+}
+
 /// Where a setting came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Source {

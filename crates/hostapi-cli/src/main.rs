@@ -6,6 +6,7 @@ mod app;
 mod chart;
 mod cli;
 mod commands;
+mod completion;
 mod config;
 mod confirm;
 mod failure;
@@ -23,6 +24,8 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
 fn main() -> ExitCode {
+    // On Tab the shell runs `COMPLETE=<shell> hostapi -- <line>`: answer and exit.
+    completion::complete_if_asked();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

@@ -391,10 +391,10 @@ fn png_graphs_are_written_to_a_file_or_stdout() {
 fn completions_for_each_shell() {
     let home = TempDir::new("completions");
     for shell in ["bash", "zsh", "fish"] {
+        // The script registers the binary; the shell asks it on Tab (tests/completion.rs).
         let run = line_in(home.path(), &format!("completions {shell}")).ok();
         assert!(run.stdout.contains("hostapi"), "{shell}");
-        assert!(run.stdout.contains("bare-metal"), "{shell}");
-        assert!(run.stdout.contains("purge-status"), "{shell}");
+        assert!(run.stdout.contains("COMPLETE="), "{shell}: {}", run.stdout);
         // No hidden flag: the sandbox's time scale is a variable, not a flag.
         assert!(!run.stdout.contains("time-scale"), "{shell}");
     }

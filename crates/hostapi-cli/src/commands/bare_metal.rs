@@ -39,14 +39,14 @@ pub(crate) enum BareMetalCommand {
     )]
     Get {
         /// The servers' ids.
-        #[arg(required = true, value_parser = parse_id::<BareMetalId>)]
+        #[arg(required = true, value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         ids: Vec<BareMetalId>,
     },
     /// Set a server's reference (your own label; "" clears it).
     #[command(after_help = "Example:\n  hostapi bare-metal set-reference 20001 db-primary")]
     SetReference {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The new reference.
         reference: String,
@@ -70,7 +70,7 @@ pub(crate) enum BareMetalCommand {
     )]
     Install {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The operating system's id (see `hostapi catalog operating-systems list`).
         #[arg(long = "os", value_name = "OS_ID", value_parser = parse_id::<OperatingSystemId>)]
@@ -101,7 +101,7 @@ pub(crate) enum BareMetalCommand {
     )]
     Rescue {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The rescue image's id (see `hostapi catalog rescue-images list`).
         #[arg(long = "image", value_name = "IMAGE_ID", value_parser = parse_id::<RescueImageId>)]
@@ -120,7 +120,7 @@ pub(crate) enum BareMetalCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal root-password 20001 --show-secrets")]
     RootPassword {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// DHCP leases (PXE boot) of a server.
@@ -150,14 +150,14 @@ pub(crate) enum SwitchPortCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal switch-port get 20001")]
     Get {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Open the switch port (connect the server to the network).
     #[command(after_help = "Example:\n  hostapi bare-metal switch-port open 20001")]
     Open {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Close the switch port (cut the server off the network; asks first, --yes when
@@ -165,7 +165,7 @@ pub(crate) enum SwitchPortCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal switch-port close 20001 --yes")]
     Close {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
 }
@@ -176,7 +176,7 @@ pub(crate) enum PowerCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal power get 20001")]
     Get {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Power cycle (reboot) the server (asks first, --yes when not on a terminal;
@@ -184,7 +184,7 @@ pub(crate) enum PowerCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal power cycle 20001 --yes")]
     Cycle {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -197,7 +197,7 @@ pub(crate) enum InstallationCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal installation get 20001")]
     Get {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Wait until no installation (or rescue boot) runs, showing progress.
@@ -206,7 +206,7 @@ pub(crate) enum InstallationCommand {
     )]
     Wait {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         #[command(flatten)]
         tuning: WaitTuning,
@@ -219,14 +219,14 @@ pub(crate) enum LeasesCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal leases list 20001")]
     List {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Show the lease of one MAC address.
     #[command(after_help = "Example:\n  hostapi bare-metal leases get 20001 ac:1f:6b:03:88:8c")]
     Get {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The MAC address (any letter case, `:` or `-`).
         #[arg(value_parser = parse_id::<MacAddress>)]
@@ -238,7 +238,7 @@ pub(crate) enum LeasesCommand {
     )]
     Create {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The PXE boot file (a URL).
         #[arg(long, value_name = "URL")]
@@ -254,7 +254,7 @@ pub(crate) enum LeasesCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal leases delete 20001 ac:1f:6b:03:88:8c")]
     Delete {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The MAC address.
         #[arg(value_parser = parse_id::<MacAddress>)]
@@ -264,7 +264,7 @@ pub(crate) enum LeasesCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal leases delete-all 20001 --yes")]
     DeleteAll {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
 }
@@ -275,14 +275,14 @@ pub(crate) enum BareMetalIpsCommand {
     #[command(after_help = "Example:\n  hostapi bare-metal ips list 20001")]
     List {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Show one IP address of a server.
     #[command(after_help = "Example:\n  hostapi bare-metal ips get 20001 85.17.0.10")]
     Get {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The IP address.
         ip: IpAddr,
@@ -293,7 +293,7 @@ pub(crate) enum BareMetalIpsCommand {
     )]
     Update {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         #[command(flatten)]
         change: IpChange,

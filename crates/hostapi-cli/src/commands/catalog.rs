@@ -92,7 +92,7 @@ pub(crate) enum PartitionSchemaCommand {
         #[arg(value_parser = parse_id::<OperatingSystemId>)]
         os: OperatingSystemId,
         /// The bare metal server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         server: BareMetalId,
     },
 }

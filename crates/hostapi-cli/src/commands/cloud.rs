@@ -31,7 +31,7 @@ pub(crate) enum CloudCommand {
     )]
     Get {
         /// The servers' ids.
-        #[arg(required = true, value_parser = parse_id::<CloudServerId>)]
+        #[arg(required = true, value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         ids: Vec<CloudServerId>,
     },
     /// Set a server's reference (your own label; "" clears it).
@@ -40,7 +40,7 @@ pub(crate) enum CloudCommand {
     )]
     SetReference {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         /// The new reference.
         reference: String,
@@ -51,7 +51,7 @@ pub(crate) enum CloudCommand {
     )]
     PowerOn {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -62,7 +62,7 @@ pub(crate) enum CloudCommand {
     )]
     PowerOff {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -73,7 +73,7 @@ pub(crate) enum CloudCommand {
     )]
     Reboot {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -84,7 +84,7 @@ pub(crate) enum CloudCommand {
     )]
     Reinstall {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -95,7 +95,7 @@ pub(crate) enum CloudCommand {
     )]
     Wait {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         /// The state to wait for.
         #[arg(long, value_enum)]
@@ -140,7 +140,7 @@ pub(crate) enum CredentialsCommand {
     )]
     List {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         /// Which credentials.
         #[arg(long = "type", value_enum, default_value_t = CredentialKind::OperatingSystem)]
@@ -152,7 +152,7 @@ pub(crate) enum CredentialsCommand {
     )]
     Get {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         /// The user name.
         #[arg(value_parser = parse_id::<Username>)]
@@ -190,7 +190,7 @@ pub(crate) enum MetricsCommand {
     )]
     Datatraffic {
         /// The server's id.
-        #[arg(value_parser = parse_id::<CloudServerId>)]
+        #[arg(value_parser = parse_id::<CloudServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::cloud_server_ids))]
         id: CloudServerId,
         /// Start, included: YYYY-MM-DD (midnight UTC) or RFC 3339 (default: 7 days
         /// before --to).

@@ -48,6 +48,7 @@ pub(crate) enum ConfigCommand {
     #[command(after_help = "Example:\n  hostapi config use staging")]
     Use {
         /// The profile's name (see `hostapi config profiles`).
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::profiles))]
         profile: String,
     },
 }
@@ -231,28 +232,16 @@ fn check_profile(profile: &Profile) -> Result<(), Failure> {
     if profile.api_key.is_none() && profile.cdn_secret.is_none() {
         return Ok(());
     }
-    let mut builder = hostapi::Client::builder();
-    if let Some(url) = &profile.base_url {
-        builder = builder.base_url(url);
-    }
-    if let Some(key) = &profile.api_key {
-        builder = builder.api_key(key);
-    }
-    if let Some(url) = &profile.cdn_base_url {
-        builder = builder.cdn_base_url(url);
-    }
-    if let Some(secret) = &profile.cdn_secret {
-        builder = builder.cdn_secret(secret);
-    }
-    if let Some(customer) = &profile.cdn_customer {
-        builder = builder.cdn_customer(customer);
-    }
-    builder.build().map(drop).map_err(|e| {
-        let mut failure = Failure::from(e);
-        failure.code = crate::failure::USAGE;
-        failure.hint = Some("nothing was written; fix the value and run it again".into());
-        failure
-    })
+    crate::config::Settings::from(profile)
+        .builder()
+        .build()
+        .map(drop)
+        .map_err(|e| {
+            let mut failure = Failure::from(e);
+            failure.code = crate::failure::USAGE;
+            failure.hint = Some("nothing was written; fix the value and run it again".into());
+            failure
+        })
 }
 
 /// `config init`: one profile, from prompts on a terminal or from flags and the

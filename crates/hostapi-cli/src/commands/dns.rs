@@ -15,14 +15,14 @@ pub(crate) enum DnsCommand {
     #[command(after_help = "Example:\n  hostapi dns list acme-1.com")]
     List {
         /// The domain name.
-        #[arg(value_parser = parse_id::<DomainName>)]
+        #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
     },
     /// Show one record.
     #[command(after_help = "Example:\n  hostapi dns get acme-1.com 1000000")]
     Get {
         /// The domain name.
-        #[arg(value_parser = parse_id::<DomainName>)]
+        #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id (see `dns list`).
         #[arg(value_parser = parse_id::<DnsRecordId>)]
@@ -34,14 +34,14 @@ pub(crate) enum DnsCommand {
     )]
     Create {
         /// The domain name.
-        #[arg(value_parser = parse_id::<DomainName>)]
+        #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's name (host).
         #[arg(long)]
         name: String,
         /// The record's type: A, AAAA, CNAME, MX, SRV, TXT, NS, CAA, … (any type the
         /// service takes).
-        #[arg(long = "type", value_name = "TYPE", value_parser = parse_type)]
+        #[arg(long = "type", value_name = "TYPE", value_parser = parse_type, add = clap_complete::ArgValueCandidates::new(crate::completion::record_types))]
         record_type: DnsRecordType,
         /// The record's value (an address for A and AAAA).
         #[arg(long)]
@@ -56,7 +56,7 @@ pub(crate) enum DnsCommand {
     )]
     Update {
         /// The domain name.
-        #[arg(value_parser = parse_id::<DomainName>)]
+        #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id (numeric).
         #[arg(value_parser = parse_id::<DnsRecordId>)]
@@ -65,7 +65,7 @@ pub(crate) enum DnsCommand {
         #[arg(long)]
         name: Option<String>,
         /// The new type.
-        #[arg(long = "type", value_name = "TYPE", value_parser = parse_type)]
+        #[arg(long = "type", value_name = "TYPE", value_parser = parse_type, add = clap_complete::ArgValueCandidates::new(crate::completion::record_types))]
         record_type: Option<DnsRecordType>,
         /// The new value.
         #[arg(long)]
@@ -78,7 +78,7 @@ pub(crate) enum DnsCommand {
     #[command(after_help = "Example:\n  hostapi dns delete acme-1.com 1000000 --yes")]
     Delete {
         /// The domain name.
-        #[arg(value_parser = parse_id::<DomainName>)]
+        #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id.
         #[arg(value_parser = parse_id::<DnsRecordId>)]

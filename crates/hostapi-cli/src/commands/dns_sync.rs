@@ -18,7 +18,7 @@ use crate::output::Printer;
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
     /// The domain name.
-    #[arg(value_parser = parse_id::<DomainName>)]
+    #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
     domain: DomainName,
     /// The file format: bind (a zone file, the default), yaml or toml.
     #[arg(long, value_parser = parse_format)]
@@ -29,7 +29,7 @@ pub(crate) struct ExportArgs {
 #[derive(Debug, Args)]
 pub(crate) struct PlanArgs {
     /// The domain name.
-    #[arg(value_parser = parse_id::<DomainName>)]
+    #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
     domain: DomainName,
     /// The desired records: a zone file (.zone) or a record list (.yaml, .yml, .toml).
     file: PathBuf,

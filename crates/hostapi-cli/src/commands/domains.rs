@@ -19,14 +19,14 @@ pub(crate) enum DomainsCommand {
     #[command(after_help = "Example:\n  hostapi domains get acme-1.com")]
     Get {
         /// The domain name.
-        #[arg(value_parser = parse_id::<DomainName>)]
+        #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
     },
     /// Change a domain's TTL, in seconds (the service says which values it accepts).
     #[command(after_help = "Example:\n  hostapi domains set-ttl acme-1.com 3600")]
     SetTtl {
         /// The domain name.
-        #[arg(value_parser = parse_id::<DomainName>)]
+        #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The TTL in seconds.
         ttl: u32,

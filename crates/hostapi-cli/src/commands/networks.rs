@@ -55,7 +55,7 @@ pub(crate) enum MembersCommand {
         #[arg(value_parser = parse_id::<PrivateNetworkId>)]
         id: PrivateNetworkId,
         /// The bare metal server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         server: BareMetalId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -67,7 +67,7 @@ pub(crate) enum MembersCommand {
         #[arg(value_parser = parse_id::<PrivateNetworkId>)]
         id: PrivateNetworkId,
         /// The bare metal server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         server: BareMetalId,
         #[command(flatten)]
         wait: WaitArgs,

@@ -25,7 +25,7 @@ pub(crate) enum UsageCommand {
     )]
     Get {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         #[command(flatten)]
         range: DayRange,
@@ -37,7 +37,7 @@ pub(crate) enum UsageCommand {
     )]
     Bandwidth {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         #[command(flatten)]
         range: DayRange,
@@ -51,7 +51,7 @@ pub(crate) enum UsageCommand {
     )]
     Datatraffic {
         /// The server's id.
-        #[arg(value_parser = parse_id::<BareMetalId>)]
+        #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         #[command(flatten)]
         range: DayRange,

@@ -20,14 +20,14 @@ pub(crate) enum VpsCommand {
     )]
     Get {
         /// The servers' ids.
-        #[arg(required = true, value_parser = parse_id::<VirtualServerId>)]
+        #[arg(required = true, value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
         ids: Vec<VirtualServerId>,
     },
     /// Power a server on (prints the job; with --wait, the server once running).
     #[command(after_help = "Example:\n  hostapi vps power-on 100003 --wait")]
     PowerOn {
         /// The server's id.
-        #[arg(value_parser = parse_id::<VirtualServerId>)]
+        #[arg(value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
         id: VirtualServerId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -37,7 +37,7 @@ pub(crate) enum VpsCommand {
     #[command(after_help = "Example:\n  hostapi vps power-off 100001 --yes --wait")]
     PowerOff {
         /// The server's id.
-        #[arg(value_parser = parse_id::<VirtualServerId>)]
+        #[arg(value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
         id: VirtualServerId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -47,7 +47,7 @@ pub(crate) enum VpsCommand {
     #[command(after_help = "Example:\n  hostapi vps reboot 100001 --yes")]
     Reboot {
         /// The server's id.
-        #[arg(value_parser = parse_id::<VirtualServerId>)]
+        #[arg(value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
         id: VirtualServerId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -56,7 +56,7 @@ pub(crate) enum VpsCommand {
     #[command(after_help = "Example:\n  hostapi vps reinstall 100001 --yes")]
     Reinstall {
         /// The server's id.
-        #[arg(value_parser = parse_id::<VirtualServerId>)]
+        #[arg(value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
         id: VirtualServerId,
     },
 }
