@@ -116,11 +116,11 @@ async fn the_simulators_error_objects_are_read_in_every_spelling() {
     assert!(error.reference.is_some(), "{body:?}");
     assert_eq!(error.details, Some(serde_json::json!([])));
 
-    // A wrong key: 401, an authentication error.
+    // A wrong key: 403, an authentication error (a missing one is 401).
     let wrong = sim_client(&sim, "not-the-key", "not-the-secret");
     let error = wrong.domains().list().await.unwrap_err();
     assert!(error.is_auth(), "{error:?}");
-    assert_eq!(error.status(), Some(401));
+    assert_eq!(error.status(), Some(403));
 
     // CDN: a wrong secret signs wrongly: 403 with the CDN's error object.
     let (status, body) = status_of(wrong.cdn().origins().list().await, "listOrigins");

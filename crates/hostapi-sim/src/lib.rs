@@ -21,8 +21,9 @@
 //! ```
 //!
 //! ## Authentication
-//! * v1 and cloud: header `X-Svc-Auth: <api_key>`; missing or wrong → 401
-//!   with a JSON error body.
+//! * v1 and cloud: header `X-Svc-Auth: <api_key>`; missing → 401, wrong →
+//!   403, with the interface's JSON error body (the documents name no
+//!   statuses).
 //! * CDN: every path ends with `/{timestamp}/{signature}`, signature =
 //!   lowercase hex SHA-1(secret ‖ timestamp ‖ resource path), the resource
 //!   path being relative to [`Sim::cdn_base_url`] (so without `/cdn`) and

@@ -127,7 +127,9 @@ fn check_key(cx: &Cx<'_>, req: &Req) -> Result<(), ApiError> {
             "Authentication required: missing X-Svc-Auth header",
         )),
         Some(Ok(k)) if k == cx.inner.api_key => Ok(()),
-        Some(_) => Err(ApiError::unauthorized("Invalid API key in X-Svc-Auth")),
+        // The documents do not say: 401 when no key is sent (authentication
+        // is required), 403 when the key sent is refused.
+        Some(_) => Err(ApiError::forbidden("Invalid API key in X-Svc-Auth")),
     }
 }
 

@@ -497,7 +497,7 @@ async fn aliases_map_to_the_documented_operations() {
 #[tokio::test]
 async fn authentication() {
     let t = fast().await;
-    // v1: missing and wrong key → 401 with a string errorCode.
+    // v1: missing key → 401, wrong key → 403, with a string errorCode.
     let r = t.http.get(t.url("/v1/domains")).send().await.unwrap();
     let a = common::read(r).await;
     assert_eq!(a.status, 401);
@@ -518,7 +518,7 @@ async fn authentication() {
         .await
         .unwrap();
     let a = common::read(r).await;
-    assert_eq!((a.status, a.json["errorCode"].clone()), (401, json!(401)));
+    assert_eq!((a.status, a.json["errorCode"].clone()), (403, json!(403)));
     // Header names are case-insensitive.
     let r = t
         .http

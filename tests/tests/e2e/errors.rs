@@ -1,4 +1,4 @@
-//! Failures as the facade reports them: unknown ids (404), a wrong API key (401), a
+//! Failures as the facade reports them: unknown ids (404), a wrong API key (403), a
 //! wrong CDN secret (403), each a typed [`hostapi::Error::Status`] with the service's
 //! error body parsed.
 
@@ -10,7 +10,7 @@ use crate::support::{Env, service_error};
 /// A credential the simulator does not know.
 const WRONG: &str = "not-the-right-credential-0000";
 
-/// 404 of unknown ids on each interface (and each error body style), 401 of a wrong
+/// 404 of unknown ids on each interface (and each error body style), 403 of a wrong
 /// API key, 403 of a wrong CDN secret.
 pub(crate) async fn error_answers(env: &Env) {
     let client = &env.client;
@@ -54,9 +54,9 @@ pub(crate) async fn error_answers(env: &Env) {
     assert!(matches!(&refused, Err(e) if e.is_auth()), "{refused:?}");
     let shown = format!("{refused:?} {}", refused.as_ref().unwrap_err());
     assert!(!shown.contains(WRONG), "the key shows: {shown}");
-    service_error(refused, "listVirtualServers", 401);
+    service_error(refused, "listVirtualServers", 403);
     let refused = intruder.cloud_servers().list().collect().await;
-    service_error(refused, "listVirtualServers", 401);
+    service_error(refused, "listVirtualServers", 403);
     // The CDN credentials of that client are right.
     intruder
         .cdn()
