@@ -477,6 +477,9 @@ fn put_sub(cx: &Cx<'_>, req: &Req, c: &str, sub: &str) -> Result<Response, ApiEr
     let company = form.get("companyName").map(str::to_string);
     let notes = form.get("notes").map(str::to_string);
     let mut st = cx.state();
+    if !st.sub_customers.contains_key(sub) {
+        crate::state::check_room(st.sub_customers.len(), "sub-customers")?;
+    }
     let n = st.sub_customers.len() as u64;
     let seed = cx.seed();
     let entry = st

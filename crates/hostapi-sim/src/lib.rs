@@ -268,8 +268,8 @@
 //! run while the simulator is stopped), so pending transitions resume.
 //! Memory is bounded: the journal keeps [`JOURNAL_CAP`] entries, the write log
 //! [`WRITE_LOG_CAP`], purge jobs [`PURGE_HISTORY_CAP`] (oldest dropped first);
-//! a user can create at most [`MAX_CREATED`] DNS records, private networks or
-//! CDN origins (more → 409); `size` is at most [`MAX_SIZE`], where every id
+//! a user can create at most [`MAX_CREATED`] DNS records, private networks,
+//! CDN origins or sub-customers (more → 409); `size` is at most [`MAX_SIZE`], where every id
 //! and address stays valid and unique.
 //!
 //! ## Faults
@@ -345,7 +345,7 @@ pub const JOURNAL_CAP: usize = 1_000;
 /// Entries kept in the write log (the oldest are dropped first).
 pub const WRITE_LOG_CAP: usize = 10_000;
 /// Records of one kind a user can create (DNS records, private networks,
-/// CDN origins): a create past it answers 409.
+/// CDN origins, CDN sub-customers): a create past it answers 409.
 pub const MAX_CREATED: usize = 10_000;
 /// Purge jobs kept (the oldest are dropped first).
 pub const PURGE_HISTORY_CAP: usize = 1_000;
