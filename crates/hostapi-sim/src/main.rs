@@ -12,20 +12,23 @@ use tracing_subscriber::util::SubscriberInitExt;
 
 const CONTROL_HELP: &str = "\
 Control API (loopback only, JSON, under the base URL):
-  GET    /_sim/health                  status, seed, size, simulated time
-  POST   /_sim/reset                   fresh dataset; body {\"seed\": N, \"size\": N} optional
-  GET    /_sim/state                   export everything (the --state file format)
-  PUT    /_sim/state                   import an exported state
-  GET    /_sim/clock                   simulated and wall time
-  POST   /_sim/clock/advance           {\"seconds\": N}: pending transitions complete in order
-  GET    /_sim/faults                  fault rules, and every operation name
-  POST   /_sim/faults                  add rules, e.g. {\"operation\": \"POST /v1/bareMetals/{bareMetalId}/install\",
-                                       \"fault\": \"status\", \"status\": 503, \"retry_after\": 2, \"times\": 2}
-                                       faults: status, latency (latency_ms), drop-before, drop-after,
-                                       truncate, malformed; times, probability (by seed, per operation)
-  DELETE /_sim/faults[/ID]             remove all rules (or one)
-  GET    /_sim/requests[?operation=OP] the request journal (newest 1000, secrets redacted)
-  DELETE /_sim/requests                clear the journal";
+  GET    /_sim/health           status, seed, size, simulated time
+  POST   /_sim/reset            fresh data; optional {\"seed\": N, \"size\": N}
+  GET    /_sim/state            export everything (the --state file format)
+  PUT    /_sim/state            import an exported state
+  GET    /_sim/clock            simulated and wall time
+  POST   /_sim/clock/advance    {\"seconds\": N}: pending transitions complete
+  GET    /_sim/faults           the fault rules, and every operation name
+  POST   /_sim/faults           add a rule (or an array of rules), e.g.
+      {\"operation\": \"POST /v1/bareMetals/{bareMetalId}/install\",
+       \"fault\": \"status\", \"status\": 503, \"retry_after\": 2, \"times\": 2}
+      faults: status, latency (latency_ms), drop-before, drop-after,
+      truncate, malformed; times and probability count per operation,
+      decided by the seed
+  DELETE /_sim/faults[/ID]      remove every rule (or one)
+  GET    /_sim/requests         the journal (newest 1000, secrets redacted);
+                                ?operation=OP filters
+  DELETE /_sim/requests         clear the journal";
 
 /// A stateful fake server of the infra v1, cloud v2 and CDN interfaces.
 #[derive(Debug, Parser)]

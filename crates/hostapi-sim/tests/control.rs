@@ -343,6 +343,52 @@ async fn drop_and_latency_rules() {
 }
 
 #[tokio::test]
+async fn drop_before_changes_nothing_and_truncate_cuts_the_body() {
+    let t = still(3).await;
+    t.ctl(
+        Method::POST,
+        "/faults",
+        Some(json!([
+            {"operation": "PUT /v1/domains/{domainname}", "fault": "drop-before", "times": 1},
+            {"operation": "GET /v1/bareMetals", "fault": "truncate", "times": 1}
+        ])),
+    )
+    .await;
+    let d = "/v1/domains/acme-1.com";
+    let before = ttl(&t.get(d).await);
+    let r = t
+        .http
+        .put(t.url(d))
+        .header("X-Svc-Auth", t.sim.api_key())
+        .form(&[("ttl", "7200")])
+        .send()
+        .await;
+    assert!(r.is_err(), "the connection is dropped");
+    assert_eq!(
+        ttl(&t.get(d).await),
+        before,
+        "before the change was applied"
+    );
+    assert!(t.sim.write_log().is_empty());
+    let r = t
+        .http
+        .get(t.url("/v1/bareMetals"))
+        .header("X-Svc-Auth", t.sim.api_key())
+        .send()
+        .await
+        .expect("the head arrives");
+    assert!(r.bytes().await.is_err(), "the body is cut short");
+    let journal = t.sim.requests(None);
+    let faults: Vec<_> = journal.iter().filter_map(|e| e.fault.clone()).collect();
+    assert_eq!(faults, ["drop-before", "truncate"]);
+    let dropped = journal
+        .iter()
+        .find(|e| e.fault.as_deref() == Some("drop-before"))
+        .unwrap();
+    assert_eq!(dropped.status, None, "a dropped request has no status");
+}
+
+#[tokio::test]
 async fn the_journal_records_requests_with_secrets_redacted() {
     let t = still(3).await;
     t.ctl(

@@ -87,3 +87,25 @@ async fn kill_9_loses_nothing_that_was_answered() {
     q.child.wait().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn help_documents_the_control_api_and_the_state_file() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hostapi-sim"))
+        .arg("--help")
+        .output()
+        .expect("run --help");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "--state <FILE>",
+        "--cdn-clock-skew",
+        "--cdn-clock",
+        "/_sim/health",
+        "/_sim/reset",
+        "/_sim/state",
+        "/_sim/clock/advance",
+        "/_sim/faults",
+        "/_sim/requests",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+}
