@@ -247,7 +247,9 @@ fn mac_addresses(f: &mut Fields<'_, '_>) -> (Vec<MacAddress>, crate::Extra) {
     f.alias_any_case("macAddresses");
     let found = f.object("macAddresses", |m| {
         let mut macs: Vec<MacAddress> = Vec::new();
-        while let Some(key) = m.key_any_case("mac") {
+        // Each spelling once: a value that is not a list is put back under its key
+        // (to be kept in `extra`), so looking the key up again would find it forever.
+        for key in m.keys_any_case("mac") {
             let texts = m.list(&key, |cx, item| match crate::read::fields::text_of(&item) {
                 Ok(Some(text)) => mac(&text).map_err(|message| cx.error("", message)),
                 Ok(None) => Err(cx.error("", "an empty MAC address")),
@@ -339,6 +341,22 @@ mod tests {
             format!("{} {}", size.amount, size.unit.as_wire()),
             disk.kind,
         )
+    }
+
+    #[test]
+    fn a_mac_member_that_is_no_list_is_kept_not_read_forever() {
+        let body = br#"{"bareMetal":{"bareMetalId":"1","network":{"macAddresses":{"mac":{"x":1},"MAC":["00:25:90:AA:BB:CC"]}}}}"#;
+        let json = crate::read::json::parse(body).unwrap();
+        let mut cx = Cx::default();
+        let server = wrapped_server(&mut cx, json).unwrap();
+        assert_eq!(
+            server.network.as_ref().map(|n| n.mac_addresses.len()),
+            Some(1)
+        );
+        assert!(
+            !cx.take_warnings().is_empty(),
+            "the object under `mac` is reported"
+        );
     }
 
     #[test]

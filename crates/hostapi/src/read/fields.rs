@@ -200,6 +200,15 @@ impl<'c, 'a> Fields<'c, 'a> {
             .map(|(k, _)| k.to_string())
     }
 
+    /// The names of every member whose key is `key` in any letter case, in order.
+    pub(crate) fn keys_any_case(&self, key: &str) -> Vec<String> {
+        self.members
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(k, _)| k.to_string())
+            .collect()
+    }
+
     /// Puts a member (back) in.
     pub(crate) fn put(&mut self, key: &str, value: Json<'a>) {
         self.members.push((Cow::Owned(key.to_owned()), value));
