@@ -85,7 +85,10 @@ fn list(doc_dir: &Path) -> Result<BTreeSet<String>, String> {
         }
     }
     if items.is_empty() {
-        return Err(format!("no items found in {}", doc_dir.join("all.html").display()));
+        return Err(format!(
+            "no items found in {}",
+            doc_dir.join("all.html").display()
+        ));
     }
     Ok(items)
 }
@@ -205,9 +208,15 @@ mod tests {
 
     #[test]
     fn pages_name_their_items() {
-        assert_eq!(item_of("struct.Client.html"), Some(("struct", "Client".to_owned())));
+        assert_eq!(
+            item_of("struct.Client.html"),
+            Some(("struct", "Client".to_owned()))
+        );
         assert_eq!(item_of("fn.bulk.html"), Some(("fn", "bulk".to_owned())));
-        assert_eq!(item_of("sub/enum.E.html"), Some(("enum", "sub::E".to_owned())));
+        assert_eq!(
+            item_of("sub/enum.E.html"),
+            Some(("enum", "sub::E".to_owned()))
+        );
         assert_eq!(item_of("index.html"), None);
     }
 

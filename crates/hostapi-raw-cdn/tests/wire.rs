@@ -36,5 +36,9 @@ async fn signed_paths_carry_timestamp_and_signature() {
         .expect("a 2XX answer");
     mock.assert_async().await;
     let chunks: Vec<bytes::Bytes> = answer.into_inner_stream().try_collect().await.unwrap();
-    assert_eq!(chunks.concat(), body.as_bytes(), "the misspelt key reaches the facade as sent");
+    assert_eq!(
+        chunks.concat(),
+        body.as_bytes(),
+        "the misspelt key reaches the facade as sent"
+    );
 }

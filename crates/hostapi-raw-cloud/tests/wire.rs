@@ -7,7 +7,8 @@ use hostapi_raw_cloud::Client;
 use httpmock::Method::GET;
 use httpmock::MockServer;
 
-const PAGE: &str = r#"{"virtualServers":[{"id":"vs-5"}],"_metadata":{"totalCount":6,"limit":2,"offset":4}}"#;
+const PAGE: &str =
+    r#"{"virtualServers":[{"id":"vs-5"}],"_metadata":{"totalCount":6,"limit":2,"offset":4}}"#;
 
 #[tokio::test]
 async fn lists_page_with_limit_and_offset_and_hand_the_answer_over_whole() {

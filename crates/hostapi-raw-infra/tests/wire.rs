@@ -1,10 +1,10 @@
 //! The generated v1 client on the wire: what it sends, and the answer handed over as
 //! bytes.
 
+use futures::TryStreamExt;
 use hostapi_hooks::{CallHooks, Hooks};
 use hostapi_raw_infra::Client;
 use hostapi_raw_infra::types::UpdateDomainTtlForm;
-use futures::TryStreamExt;
 use httpmock::Method::PUT;
 use httpmock::MockServer;
 
@@ -55,6 +55,8 @@ async fn domain_ttl_is_a_form_encoded_put() {
         .expect("a 2XX answer");
     mock.assert_async().await;
     let chunks: Vec<bytes::Bytes> = answer.into_inner_stream().try_collect().await.unwrap();
-    assert!(chunks.concat().starts_with(br#"{"domain":"#), "handed over as sent");
+    assert!(
+        chunks.concat().starts_with(br#"{"domain":"#),
+        "handed over as sent"
+    );
 }
-
