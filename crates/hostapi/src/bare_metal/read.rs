@@ -250,12 +250,15 @@ fn mac_addresses(f: &mut Fields<'_, '_>) -> (Vec<MacAddress>, crate::Extra) {
         // Each spelling once: a value that is not a list is put back under its key
         // (to be kept in `extra`), so looking the key up again would find it forever.
         for key in m.keys_any_case("mac") {
+            // An empty entry (`""` or null) is no address, as everywhere on the wire.
             let texts = m.list(&key, |cx, item| match crate::read::fields::text_of(&item) {
-                Ok(Some(text)) => mac(&text).map_err(|message| cx.error("", message)),
-                Ok(None) => Err(cx.error("", "an empty MAC address")),
+                Ok(Some(text)) => mac(&text)
+                    .map(Some)
+                    .map_err(|message| cx.error("", message)),
+                Ok(None) => Ok(None),
                 Err(message) => Err(cx.error("", message)),
             });
-            for mac in texts {
+            for mac in texts.into_iter().flatten() {
                 if !macs.contains(&mac) {
                     macs.push(mac);
                 }
