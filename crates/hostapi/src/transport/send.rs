@@ -150,7 +150,9 @@ impl Transport {
                 .saturating_sub(started.elapsed())
                 .min(self.attempt_timeout);
             let (outcome, sent) = Sent::scope(async {
-                match tokio::time::timeout(budget, self.attempt(attempt())).await {
+                // The attempt's future (the generated request and reqwest's, large) is
+                // boxed, so that the futures wrapping it stay small as they move.
+                match tokio::time::timeout(budget, self.attempt(Box::pin(attempt()))).await {
                     Ok(outcome) => outcome,
                     Err(_) => Attempt::Transport {
                         cause: TransportCause::Timeout,
