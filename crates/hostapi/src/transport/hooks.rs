@@ -1,7 +1,7 @@
 //! What every request gets before it is sent: the credentials of its interface, and a
 //! note of what was sent (method and path) for the call's record.
 
-use std::sync::{Arc, Mutex};
+use std::cell::RefCell;
 
 use hostapi_hooks::CallHooks;
 use reqwest::header::{HeaderName, HeaderValue};
@@ -72,36 +72,36 @@ impl CallHooks for FacadeHooks {
 
 /// What the last attempt of the call in progress sent: filled in by the hooks, which
 /// see the request the generated code built, and read by the transport, which does
-/// not.
-#[derive(Debug, Clone, Default)]
+/// not. The attempt owns its record (a task-local value, taken back when the attempt
+/// ends), so no lock guards it.
+#[derive(Debug, Default)]
 pub(crate) struct Sent {
     pub(crate) method: String,
     pub(crate) path: String,
 }
 
 tokio::task_local! {
-    static SENT: Arc<Mutex<Sent>>;
+    static SENT: RefCell<Sent>;
 }
 
 impl Sent {
     fn record(method: &str, path: String) {
         let _ = SENT.try_with(|slot| {
-            let mut sent = slot
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            sent.method = method.to_owned();
-            sent.path = path;
+            *slot.borrow_mut() = Sent {
+                method: method.to_owned(),
+                path,
+            };
         });
     }
 
     /// Runs `attempt` with a fresh record, then returns its outcome and what it sent.
     pub(crate) async fn scope<F: Future>(attempt: F) -> (F::Output, Sent) {
-        let slot = Arc::new(Mutex::new(Sent::default()));
-        let output = SENT.scope(slot.clone(), attempt).await;
-        let sent = slot
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
+        let mut scoped = std::pin::pin!(SENT.scope(RefCell::default(), attempt));
+        let output = scoped.as_mut().await;
+        let sent = scoped
+            .take_value()
+            .map(RefCell::into_inner)
+            .unwrap_or_default();
         (output, sent)
     }
 }

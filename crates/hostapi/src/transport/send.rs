@@ -162,17 +162,19 @@ impl Transport {
             })
             .await;
             let write = !matches!(sent.method.as_str(), "GET" | "HEAD" | "");
+            let delete = sent.method == "DELETE";
+            let idempotent_write = delete || sent.method == "PUT";
             let call = CallInfo {
                 operation,
-                method: sent.method.clone(),
-                path: sent.path.clone(),
+                method: sent.method,
+                path: sent.path,
                 attempts,
                 elapsed: started.elapsed(),
             };
             // A DELETE that finds the resource gone after an earlier attempt may have
             // removed it has done what was asked.
             if let Attempt::Status { status: 404, .. } = outcome
-                && sent.method == "DELETE"
+                && delete
                 && may_have_applied
             {
                 tracing::info!(
@@ -198,8 +200,7 @@ impl Transport {
             };
             let applied_here = write && outcome.may_have_applied();
             let failure = outcome.failure();
-            let resend =
-                !write || matches!(sent.method.as_str(), "PUT" | "DELETE") || options.retry_unsafe;
+            let resend = !write || idempotent_write || options.retry_unsafe;
             let decision = self.retry.decide(
                 attempts,
                 &failure,
