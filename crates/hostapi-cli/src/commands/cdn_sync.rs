@@ -8,10 +8,10 @@ use hostapi::{CdnConfig, FileFormat};
 
 use super::Context;
 use super::dns_sync::{
-    ApplyFlags, apply_options, file_failure, parse_format, print_diff, report_outcome, sync_failure,
+    ApplyFlags, Applying, apply_options, apply_then_verify, file_failure, parse_format, print_diff,
+    sync_failure,
 };
-use crate::confirm::confirm;
-use crate::failure::{API, Failure};
+use crate::failure::Failure;
 
 /// `cdn export`.
 #[derive(Debug, Args)]
@@ -102,46 +102,25 @@ pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Fail
     let desired = read(&args)?;
     let sync = context.client.cdn_sync();
     let plan = sync.plan(&desired).await.map_err(sync_failure)?;
-    let out = &context.printer;
-    print_diff(out, &plan.diff_lines(), out.is_json());
+    print_diff(
+        &context.printer,
+        &plan.diff_lines(),
+        context.printer.is_json(),
+    );
     summary(&plan);
-    if plan.is_empty() {
-        if out.is_json() {
-            println!("{}", serde_json::json!({ "changes": [] }));
-        }
-        return Ok(());
-    }
-    if !apply.dry_run {
-        confirm(
-            &format!("apply {} change(s) to the CDN", plan.len()),
-            context.yes,
-        )?;
-    }
-    let report = sync
-        .apply(&plan, &apply_options(&apply))
-        .await
-        .map_err(sync_failure)?;
-    if out.is_json() {
-        println!("{}", out.to_json(&report)?);
-    }
-    if apply.dry_run {
-        eprintln!("dry run: {} change(s), none sent", plan.len());
-        return Ok(());
-    }
-    report_outcome(&report)?;
-    let check = sync.plan(&desired).await.map_err(sync_failure)?;
-    if !check.is_empty() {
-        print_diff(out, &check.diff_lines(), true);
-        return Err(Failure::new(
-            API,
-            format!(
-                "the CDN does not match {} after the apply: {} change(s) still needed",
-                args.file.display(),
-                check.len()
-            ),
-        )
-        .hint("another client may be changing the CDN; plan again"));
-    }
-    eprintln!("verified: the CDN now matches {}", args.file.display());
-    Ok(())
+    apply_then_verify(
+        context,
+        Applying {
+            target: "the CDN",
+            file: &args.file,
+            flags: &apply,
+            changes: plan.len(),
+        },
+        sync.apply(&plan, &apply_options(&apply)),
+        async {
+            let check = sync.plan(&desired).await?;
+            Ok((check.len(), check.diff_lines()))
+        },
+    )
+    .await
 }

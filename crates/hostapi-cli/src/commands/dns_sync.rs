@@ -124,6 +124,72 @@ pub(crate) fn apply_options(flags: &ApplyFlags) -> ApplyOptions {
         })
 }
 
+/// What an apply is about, for its messages.
+pub(crate) struct Applying<'a> {
+    /// What is changed, e.g. `acme-1.com` or `the CDN`.
+    pub(crate) target: &'a str,
+    /// The file it is made to match.
+    pub(crate) file: &'a std::path::Path,
+    pub(crate) flags: &'a ApplyFlags,
+    /// How many changes the plan shown holds.
+    pub(crate) changes: usize,
+}
+
+/// The part of `dns apply` and `cdn apply` after the plan is shown: ask, apply, report
+/// each change's outcome, then plan again (`replan`: the changes still needed and their
+/// diff) and refuse to call it done unless nothing is left.
+pub(crate) async fn apply_then_verify<T: serde::Serialize>(
+    context: &Context,
+    applying: Applying<'_>,
+    apply: impl Future<Output = Result<ApplyReport<T>, SyncError>>,
+    replan: impl Future<Output = Result<(usize, Vec<(Action, String)>), SyncError>>,
+) -> Result<(), Failure> {
+    let Applying {
+        target,
+        file,
+        flags,
+        changes,
+    } = applying;
+    let out = &context.printer;
+    if changes == 0 {
+        if out.is_json() {
+            println!("{}", serde_json::json!({ "changes": [] }));
+        }
+        return Ok(());
+    }
+    if !flags.dry_run {
+        confirm(
+            &format!("apply {changes} change(s) to {target}"),
+            context.yes,
+        )?;
+    }
+    let report = apply.await.map_err(sync_failure)?;
+    if out.is_json() {
+        println!("{}", out.to_json(&report)?);
+    }
+    if flags.dry_run {
+        eprintln!("dry run: {changes} change(s), none sent");
+        return Ok(());
+    }
+    report_outcome(&report)?;
+    let (left, diff) = replan.await.map_err(sync_failure)?;
+    if left > 0 {
+        print_diff(out, &diff, true);
+        return Err(Failure::new(
+            API,
+            format!(
+                "{target} does not match {} after the apply: {left} change(s) still needed",
+                file.display()
+            ),
+        )
+        .hint(format!(
+            "another client may be changing {target}; plan again"
+        )));
+    }
+    eprintln!("verified: {target} now matches {}", file.display());
+    Ok(())
+}
+
 /// The exit of an apply: 0 when everything was applied, 6 when an outcome is unknown,
 /// 1 when a change was not applied.
 pub(crate) fn report_outcome<T>(report: &ApplyReport<T>) -> Result<(), Failure> {
@@ -226,54 +292,26 @@ pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Fail
         .plan(&desired, options(&args))
         .await
         .map_err(sync_failure)?;
-    let out = &context.printer;
-    print_diff(out, &plan.diff_lines(), out.is_json());
-    summary(&plan);
-    if plan.is_empty() {
-        if out.is_json() {
-            println!("{}", serde_json::json!({ "changes": [] }));
-        }
-        return Ok(());
-    }
-    if !apply.dry_run {
-        confirm(
-            &format!("apply {} change(s) to {}", plan.len(), args.domain),
-            context.yes,
-        )?;
-    }
-    let report = sync
-        .apply(&plan, &apply_options(&apply))
-        .await
-        .map_err(sync_failure)?;
-    if out.is_json() {
-        println!("{}", out.to_json(&report)?);
-    }
-    if apply.dry_run {
-        eprintln!("dry run: {} change(s), none sent", plan.len());
-        return Ok(());
-    }
-    report_outcome(&report)?;
-    let check = sync
-        .plan(&desired, options(&args))
-        .await
-        .map_err(sync_failure)?;
-    if !check.is_empty() {
-        print_diff(out, &check.diff_lines(), true);
-        return Err(Failure::new(
-            API,
-            format!(
-                "{} does not match {} after the apply: {} change(s) still needed",
-                args.domain,
-                args.file.display(),
-                check.len()
-            ),
-        )
-        .hint("another client may be changing the domain; plan again"));
-    }
-    eprintln!(
-        "verified: {} now matches {}",
-        args.domain,
-        args.file.display()
+    print_diff(
+        &context.printer,
+        &plan.diff_lines(),
+        context.printer.is_json(),
     );
-    Ok(())
+    summary(&plan);
+    let target = args.domain.to_string();
+    apply_then_verify(
+        context,
+        Applying {
+            target: &target,
+            file: &args.file,
+            flags: &apply,
+            changes: plan.len(),
+        },
+        sync.apply(&plan, &apply_options(&apply)),
+        async {
+            let check = sync.plan(&desired, options(&args)).await?;
+            Ok((check.len(), check.diff_lines()))
+        },
+    )
+    .await
 }
