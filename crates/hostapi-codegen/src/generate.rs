@@ -28,11 +28,12 @@ pub fn generate(spec_path: &Path) -> Result<String, CodegenError> {
             });
         }
     };
-    let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError::Generate {
+    let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError::Generate {
         spec: spec.path.clone(),
         pointer: String::new(),
         message: format!("generated tokens are not a Rust file: {e}"),
     })?;
+    syn::visit_mut::VisitMut::visit_file_mut(&mut WithoutApiVersion, &mut file);
     let name = spec_path.file_name().map_or_else(
         || spec_path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -43,6 +44,21 @@ pub fn generate(spec_path: &Path) -> Result<String, CodegenError> {
         PROGENITOR_VERSION,
         prettyplease::unparse(&file)
     ))
+}
+
+/// Takes out the `api-version` header progenitor adds to every request (carrying the
+/// spec's `info.version`): none of the interfaces documents it, and what is sent stays
+/// what the documents say. Progenitor has no setting for it.
+struct WithoutApiVersion;
+
+impl syn::visit_mut::VisitMut for WithoutApiVersion {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        block.stmts.retain(|statement| {
+            let text = quote::ToTokens::to_token_stream(statement).to_string();
+            !(text.starts_with("header_map . append") && text.contains("\"api-version\""))
+        });
+        syn::visit_mut::visit_block_mut(self, block);
+    }
 }
 
 /// The generator's copy of the spec: answers as bytes, request schemas only (see
@@ -162,6 +178,8 @@ mod tests {
             "{source}"
         );
         assert!(source.contains("pub fn get_a(&self)"), "{source}");
+        assert!(source.contains("header_map"), "{source}");
+        assert!(!source.contains("\"api-version\""), "{source}");
         assert!(
             source.contains("ResponseValue<ByteStream>"),
             "answers are handed over as bytes: {source}"

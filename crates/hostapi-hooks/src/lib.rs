@@ -22,11 +22,6 @@ pub trait CallHooks: Send + Sync + 'static {
     fn prepare(&self, request: &mut reqwest::Request) -> Result<(), String>;
 }
 
-/// The header progenitor adds to every request, which none of our interfaces
-/// documents.
-const API_VERSION: reqwest::header::HeaderName =
-    reqwest::header::HeaderName::from_static("api-version");
-
 /// The hooks a generated client carries: a shared [`CallHooks`] implementation.
 ///
 /// `Debug` prints nothing of what it holds (the facade's hooks hold credentials).
@@ -44,10 +39,10 @@ impl Hooks {
         Self::new(NoHooks)
     }
 
-    /// Runs [`CallHooks::prepare`], after removing what progenitor adds that none of
-    /// our interfaces document (an `api-version` header carrying the spec's version).
+    /// Runs [`CallHooks::prepare`]. (The `api-version` header progenitor adds to every
+    /// request, which none of our interfaces documents, is taken out of the generated
+    /// code by `hostapi-codegen`.)
     pub fn prepare(&self, request: &mut reqwest::Request) -> Result<(), String> {
-        request.headers_mut().remove(API_VERSION);
         self.0.prepare(request)
     }
 }
