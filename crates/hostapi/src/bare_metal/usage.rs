@@ -227,7 +227,7 @@ impl BareMetals {
         if answer.body.starts_with(&PNG_SIGNATURE) {
             return Ok(answer.body.to_vec());
         }
-        let found = match answer.content_type.as_deref() {
+        let found = match answer.content_type.as_ref().and_then(|v| v.to_str().ok()) {
             Some(kind) => format!("`{kind}` content"),
             None => "content without a type".to_owned(),
         };

@@ -43,8 +43,9 @@ pub(crate) struct CallOptions {
 /// A successful answer, to be read.
 #[derive(Debug)]
 pub(crate) struct Answer {
-    /// The `Content-Type` the server gave.
-    pub(crate) content_type: Option<String>,
+    /// The `Content-Type` the server gave (kept as it came: only a graph's answer
+    /// reads it).
+    pub(crate) content_type: Option<reqwest::header::HeaderValue>,
     pub(crate) body: Bytes,
     pub(crate) call: CallInfo,
     /// Whether the call was a write: then an answer that cannot be read leaves the
@@ -59,7 +60,7 @@ enum Attempt {
     /// A `2XX` answer, whole.
     Answer {
         status: u16,
-        content_type: Option<String>,
+        content_type: Option<reqwest::header::HeaderValue>,
         body: Bytes,
     },
     /// A `2XX` answer larger than the limit (the rest was not read).
@@ -256,11 +257,7 @@ impl Transport {
         match pending.await {
             Ok(answer) => {
                 let status = answer.status().as_u16();
-                let content_type = answer
-                    .headers()
-                    .get(reqwest::header::CONTENT_TYPE)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned);
+                let content_type = answer.headers().get(reqwest::header::CONTENT_TYPE).cloned();
                 let mut stream = answer.into_inner_stream();
                 // Most answers come in one chunk, kept as it came; the chunks of a
                 // longer one are joined in `joined`.
@@ -489,5 +486,18 @@ impl Answer {
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<Listing<T>, Error> {
         self.settle(self.reading().list(&self.body, items, read))
+    }
+
+    /// Reads the body as the list under the member `key` of the answer object (see
+    /// [`Reading::list_at`]).
+    pub(crate) fn list_at<T>(
+        &self,
+        key: &'static str,
+        read: impl for<'a> FnMut(
+            &mut crate::read::Cx,
+            crate::read::Json<'a>,
+        ) -> Result<T, crate::read::FieldError>,
+    ) -> Result<Listing<T>, Error> {
+        self.settle(self.reading().list_at(&self.body, key, read))
     }
 }
