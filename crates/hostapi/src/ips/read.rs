@@ -4,16 +4,13 @@ use std::borrow::Cow;
 use std::net::IpAddr;
 
 use crate::model::{AssignedServer, IpAddress, IpBilling, IpVisibility, ServerKind};
-use crate::read::Records;
 use crate::read::fields::integer_of;
-use crate::read::shapes::{items, wrapped};
+use crate::read::shapes::wrapped;
 use crate::read::text;
 use crate::read::{Cx, FieldError, Fields, Json};
 
-/// `{ips:[{ip:…}]}`: where the IPs are.
-pub(crate) fn ips<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "ips")
-}
+/// `{ips:[{ip:…}]}`: the member the IPs are under.
+pub(crate) const IPS: &str = "ips";
 
 /// `{ip:…}` → the IP (also each item of the list).
 pub(crate) fn wrapped_ip(cx: &mut Cx, json: Json<'_>) -> Result<IpAddress, FieldError> {
@@ -68,12 +65,10 @@ pub(crate) fn ip(f: &mut Fields<'_, '_>) -> Result<IpAddress, FieldError> {
 
 /// The address: the record's identity.
 fn address(f: &mut Fields<'_, '_>) -> Result<IpAddr, FieldError> {
-    let text: String = f.id("ip")?;
-    text.parse().map_err(|_| {
-        f.cx().error(
-            "ip",
-            format!("expected an IP address, found {}", text::found(&text)),
-        )
+    f.identity("ip", |address| {
+        address
+            .parse()
+            .map_err(|_| format!("expected an IP address, found {}", text::found(address)))
     })
 }
 

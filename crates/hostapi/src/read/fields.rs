@@ -333,6 +333,21 @@ impl<'c, 'a> Fields<'c, 'a> {
         }
     }
 
+    /// The identity of this record read from its text by `parse` (an IP address), the
+    /// text borrowed. Absent or unreadable, the record fails, as for [`Fields::id`].
+    pub(crate) fn identity<T>(
+        &mut self,
+        key: &str,
+        parse: impl FnOnce(&str) -> Reading<T>,
+    ) -> Result<T, FieldError> {
+        let read = match self.take(key) {
+            Some(Json::String(s)) if !text::trim(&s).is_empty() => parse(text::trim(&s)),
+            Some(other) => id_of(&other).and_then(|id| parse(&id)),
+            None => Err("the record's id is absent".to_owned()),
+        };
+        read.map_err(|message| self.cx.error(key, message))
+    }
+
     /// The id of another resource this record names (a server of an IP…): `None`
     /// when absent or unreadable (with a warning).
     pub(crate) fn reference<T: From<String>>(&mut self, key: &str) -> Option<T> {
