@@ -47,9 +47,9 @@ pub fn virtual_server_list(body: &[u8]) -> Result<Vec<VirtualServer>, Error> {
     let call = call("listVirtualServers");
     let scrub = Scrubber::default();
     Reading::new(&call, ReadMode::default(), &scrub)
-        .list(
+        .list_at(
             body,
-            crate::virtual_servers::read::servers,
+            crate::virtual_servers::read::SERVERS,
             crate::virtual_servers::read::server,
         )?
         .into_result()
@@ -87,7 +87,11 @@ fn list<T: Serialize>(
     items: Items,
     read: One<T>,
 ) -> Result<serde_json::Value, Error> {
-    let listing = reading.list(body, items, read)?;
+    listing_json(reading.list(body, items, read)?)
+}
+
+/// A listing's records, and its `extra` when it has one (see [`list`]).
+fn listing_json<T: Serialize>(listing: crate::Listing<T>) -> Result<serde_json::Value, Error> {
     let extra = to_json(listing.extra());
     let records = to_json(&listing.into_result()?);
     Ok(if extra.as_object().is_some_and(|e| !e.is_empty()) {
@@ -95,6 +99,17 @@ fn list<T: Serialize>(
     } else {
         records
     })
+}
+
+/// [`list`] of the records under the member `key` of the answer (see
+/// [`Reading::list_at`]).
+fn list_at<T: Serialize>(
+    reading: &Reading<'_>,
+    body: &[u8],
+    key: &'static str,
+    read: One<T>,
+) -> Result<serde_json::Value, Error> {
+    listing_json(reading.list_at(body, key, read)?)
 }
 
 /// The value serialised as the CLI's `--output json` would, secrets included (a mutation
@@ -221,7 +236,7 @@ fn single_v1_server(cx: &mut Cx, body: Json<'_>) -> Result<VirtualServer, FieldE
         path,
         mut items,
         extra,
-    } = crate::virtual_servers::read::servers(cx, body)?;
+    } = crate::read::shapes::items(cx, body, crate::virtual_servers::read::SERVERS)?;
     match (items.pop(), items.is_empty()) {
         (Some(item), true) => {
             let mut server = cx.within(&format!("{path}[0]"), |cx| {
@@ -253,11 +268,11 @@ use crate::virtual_servers::read as vps;
 
 operations! {
     // v1: bare metal.
-    "infra.listBareMetals" => |r, b| list(r, b, bare_metal::servers, bare_metal::wrapped_server),
+    "infra.listBareMetals" => |r, b| list_at(r, b, bare_metal::SERVERS, bare_metal::wrapped_server),
     "infra.getBareMetal" => |r, b| one(r, b, bare_metal::wrapped_server),
     "infra.updateBareMetalReference" => |r, b| one(r, b, bare_metal::wrapped_server),
     "infra.getBareMetalInstallationStatus" => |r, b| one(r, b, bare_metal::installation_status),
-    "infra.listBareMetalIps" => |r, b| list(r, b, ips::ips, ips::wrapped_ip),
+    "infra.listBareMetalIps" => |r, b| list_at(r, b, ips::IPS, ips::wrapped_ip),
     "infra.getBareMetalIp" => |r, b| one(r, b, ips::wrapped_ip),
     "infra.updateBareMetalIp" => |r, b| one(r, b, ips::wrapped_ip),
     "infra.listBareMetalLeases" => |r, b| list(r, b, crate::bare_metal::leases::leases, crate::bare_metal::leases::lease),
@@ -271,35 +286,35 @@ operations! {
     "infra.openBareMetalSwitchPort" => |r, b| one(r, b, bare_metal::switch_port),
     "infra.closeBareMetalSwitchPort" => |r, b| one(r, b, bare_metal::switch_port),
     // v1: domains and DNS.
-    "infra.listDomains" => |r, b| list(r, b, domains::domains, domains::wrapped_domain),
+    "infra.listDomains" => |r, b| list_at(r, b, domains::DOMAINS, domains::wrapped_domain),
     "infra.getDomain" => |r, b| one(r, b, domains::wrapped_domain),
     "infra.updateDomainTtl" => |r, b| one(r, b, domains::wrapped_domain),
-    "infra.listDnsRecords" => |r, b| list(r, b, domains::records, domains::wrapped_record),
+    "infra.listDnsRecords" => |r, b| list_at(r, b, domains::RECORDS, domains::wrapped_record),
     "infra.getDnsRecord" => |r, b| one(r, b, domains::wrapped_record),
     "infra.createDnsRecord" => |r, b| one(r, b, domains::wrapped_record),
     "infra.updateDnsRecord" => |r, b| one(r, b, domains::wrapped_record),
     // v1: IPs and catalogues.
     "infra.updateIp" => |r, b| one(r, b, ips::wrapped_ip),
-    "infra.listOperatingSystems" => |r, b| list(r, b, catalog::operating_systems, catalog::operating_system),
+    "infra.listOperatingSystems" => |r, b| list_at(r, b, catalog::OPERATING_SYSTEMS, catalog::operating_system),
     "infra.getOperatingSystem" => |r, b| one(r, b, catalog::operating_system),
-    "infra.listControlPanels" => |r, b| list(r, b, catalog::control_panels, catalog::control_panel),
+    "infra.listControlPanels" => |r, b| list_at(r, b, catalog::CONTROL_PANELS, catalog::control_panel),
     "infra.getControlPanel" => |r, b| one(r, b, catalog::control_panel),
     "infra.getPartitionSchema" => |r, b| one(r, b, catalog::partition_schema),
-    "infra.listRescueImages" => |r, b| list(r, b, catalog::rescue_images, catalog::rescue_image),
+    "infra.listRescueImages" => |r, b| list_at(r, b, catalog::RESCUE_IMAGES, catalog::rescue_image),
     "infra.listServices" => |r, b| one(r, b, services),
     // v1: private networks and racks.
     "infra.listPrivateNetworks" => |r, b| list(r, b, private_networks_page, networks::list_item),
     "infra.createPrivateNetwork" => |r, b| one(r, b, networks::created),
     "infra.getPrivateNetwork" => |r, b| one(r, b, network_501),
     "infra.deletePrivateNetwork" => |r, b| one(r, b, message),
-    "infra.listPrivateRacks" => |r, b| list(r, b, racks::racks, racks::wrapped_rack),
+    "infra.listPrivateRacks" => |r, b| list_at(r, b, racks::RACKS, racks::wrapped_rack),
     "infra.getPrivateRack" => |r, b| one(r, b, racks::wrapped_rack),
-    "infra.listPrivateRackIps" => |r, b| list(r, b, ips::ips, ips::wrapped_ip),
+    "infra.listPrivateRackIps" => |r, b| list_at(r, b, ips::IPS, ips::wrapped_ip),
     "infra.getPrivateRackIp" => |r, b| one(r, b, ips::wrapped_ip),
     "infra.updatePrivateRackIp" => |r, b| one(r, b, ips::wrapped_ip),
     "infra.getPrivateRackNetworkUsage" => |r, b| one(r, b, services),
     // v1: virtual servers.
-    "infra.listVirtualServers" => |r, b| list(r, b, vps::servers, vps::server),
+    "infra.listVirtualServers" => |r, b| list_at(r, b, vps::SERVERS, vps::server),
     "infra.getVirtualServer" => |r, b| one(r, b, single_v1_server),
     "infra.powerOnVirtualServer" => |r, b| one(r, b, vps::job),
     "infra.powerOffVirtualServer" => |r, b| one(r, b, vps::job),

@@ -40,7 +40,7 @@ impl BareMetalIps {
                         .send()
                 })
                 .await?;
-            answer.list(ips::read::ips, ips::read::wrapped_ip)
+            answer.list_at(ips::read::IPS, ips::read::wrapped_ip)
         })
     }
 

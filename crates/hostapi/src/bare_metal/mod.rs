@@ -77,7 +77,7 @@ impl BareMetals {
             let answer = handle
                 .call("listBareMetals", || infra.list_bare_metals().send())
                 .await?;
-            answer.list(read::servers, read::wrapped_server)
+            answer.list_at(read::SERVERS, read::wrapped_server)
         })
     }
 

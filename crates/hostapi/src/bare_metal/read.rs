@@ -10,16 +10,13 @@ use super::model::{
 };
 use crate::model::values::mac;
 use crate::model::{DataSize, MacAddress};
-use crate::read::Records;
 use crate::read::records::{hosting_contract, sla};
-use crate::read::shapes::{items, prefixed, wrapped};
+use crate::read::shapes::{prefixed, wrapped};
 use crate::read::text::{self, Reading};
 use crate::read::{Cx, FieldError, Fields, Json};
 
-/// `{bareMetals:[{bareMetal:item}]}`: where the servers are.
-pub(crate) fn servers<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "bareMetals")
-}
+/// `{bareMetals:[{bareMetal:item}]}`: the member the servers are under.
+pub(crate) const SERVERS: &str = "bareMetals";
 
 /// `{bareMetal:…}` → the server (a list item or the detail: the same reader, each
 /// view filling what it has).

@@ -80,7 +80,7 @@ impl OperatingSystems {
                     infra.list_operating_systems().send()
                 })
                 .await?;
-            answer.list(read::operating_systems, read::operating_system)
+            answer.list_at(read::OPERATING_SYSTEMS, read::operating_system)
         })
     }
 
@@ -161,7 +161,7 @@ impl ControlPanels {
                         .send()
                 })
                 .await?;
-            answer.list(read::control_panels, read::control_panel)
+            answer.list_at(read::CONTROL_PANELS, read::control_panel)
         })
     }
 
@@ -202,7 +202,7 @@ impl RescueImages {
             let answer = handle
                 .call("listRescueImages", || infra.list_rescue_images().send())
                 .await?;
-            answer.list(read::rescue_images, read::rescue_image)
+            answer.list_at(read::RESCUE_IMAGES, read::rescue_image)
         })
     }
 }

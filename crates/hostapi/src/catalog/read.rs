@@ -4,14 +4,11 @@ use super::model::{
     ControlPanel, OperatingSystem, Partition, PartitionSchema, PartitionSize, PartitionSuggestion,
     RescueImage,
 };
-use crate::read::Records;
-use crate::read::shapes::{items, prefixed, texts_in, wrapped};
+use crate::read::shapes::{prefixed, texts_in, wrapped};
 use crate::read::{Cx, FieldError, Fields, Json};
 
-/// `{rescueImages:[{rescueImage:{id,name}}]}`: where the images are.
-pub(crate) fn rescue_images<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "rescueImages")
-}
+/// `{rescueImages:[{rescueImage:{id,name}}]}`: the member the images are under.
+pub(crate) const RESCUE_IMAGES: &str = "rescueImages";
 
 pub(crate) fn rescue_image(cx: &mut Cx, json: Json<'_>) -> Result<RescueImage, FieldError> {
     wrapped(cx, json, "rescueImage", |f| {
@@ -23,13 +20,8 @@ pub(crate) fn rescue_image(cx: &mut Cx, json: Json<'_>) -> Result<RescueImage, F
     })
 }
 
-/// `{operatingSystems:[{operatingSystem:{id,name}}]}`: where the systems are.
-pub(crate) fn operating_systems<'a>(
-    cx: &mut Cx,
-    body: Json<'a>,
-) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "operatingSystems")
-}
+/// `{operatingSystems:[{operatingSystem:{id,name}}]}`: the member the systems are under.
+pub(crate) const OPERATING_SYSTEMS: &str = "operatingSystems";
 
 /// `{operatingSystem:{…}}` (also each item of the list).
 pub(crate) fn operating_system(cx: &mut Cx, json: Json<'_>) -> Result<OperatingSystem, FieldError> {
@@ -42,10 +34,8 @@ pub(crate) fn operating_system(cx: &mut Cx, json: Json<'_>) -> Result<OperatingS
     })
 }
 
-/// `{controlPanels:[{controlPanel:{id,name}}]}`: where the panels are.
-pub(crate) fn control_panels<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "controlPanels")
-}
+/// `{controlPanels:[{controlPanel:{id,name}}]}`: the member the panels are under.
+pub(crate) const CONTROL_PANELS: &str = "controlPanels";
 
 /// `{controlPanel:{…}}` (also each item of the list).
 pub(crate) fn control_panel(cx: &mut Cx, json: Json<'_>) -> Result<ControlPanel, FieldError> {

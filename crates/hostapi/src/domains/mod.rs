@@ -54,7 +54,7 @@ impl Domains {
             let answer = handle
                 .call("listDomains", || infra.list_domains().send())
                 .await?;
-            answer.list(read::domains, read::wrapped_domain)
+            answer.list_at(read::DOMAINS, read::wrapped_domain)
         })
     }
 
@@ -144,7 +144,7 @@ impl DnsRecords {
                     infra.list_dns_records().domainname(domain.as_str()).send()
                 })
                 .await?;
-            answer.list(read::records, read::wrapped_record)
+            answer.list_at(read::RECORDS, read::wrapped_record)
         })
     }
 

@@ -1,20 +1,15 @@
 //! Domain and DNS record answers → [`Domain`], [`DnsRecord`].
 
 use super::model::{DnsRecord, DnsRecordType, Domain};
-use crate::read::Records;
-use crate::read::shapes::{items, wrapped};
+use crate::read::shapes::wrapped;
 use crate::read::text;
 use crate::read::{Cx, FieldError, Fields, Json};
 
-/// `{domains:[{domain:…}]}`: where the domains are.
-pub(crate) fn domains<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "domains")
-}
+/// `{domains:[{domain:…}]}`: the member the domains are under.
+pub(crate) const DOMAINS: &str = "domains";
 
-/// `{dnsRecords:[{dnsRecord:…}]}`: where the records are.
-pub(crate) fn records<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "dnsRecords")
-}
+/// `{dnsRecords:[{dnsRecord:…}]}`: the member the records are under.
+pub(crate) const RECORDS: &str = "dnsRecords";
 
 /// `{domain:…}` → the domain (also each item of the list).
 pub(crate) fn wrapped_domain(cx: &mut Cx, json: Json<'_>) -> Result<Domain, FieldError> {

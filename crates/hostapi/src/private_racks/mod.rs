@@ -44,7 +44,7 @@ impl PrivateRacks {
             let answer = handle
                 .call("listPrivateRacks", || infra.list_private_racks().send())
                 .await?;
-            answer.list(read::racks, read::wrapped_rack)
+            answer.list_at(read::RACKS, read::wrapped_rack)
         })
     }
 
@@ -133,7 +133,7 @@ impl RackIps {
                         .send()
                 })
                 .await?;
-            answer.list(ips::read::ips, ips::read::wrapped_ip)
+            answer.list_at(ips::read::IPS, ips::read::wrapped_ip)
         })
     }
 

@@ -1,15 +1,12 @@
 //! Private rack answers → [`PrivateRack`].
 
 use super::model::{PrivateRack, RackLocation};
-use crate::read::Records;
 use crate::read::records::{hosting_contract, sla};
-use crate::read::shapes::{items, wrapped};
+use crate::read::shapes::wrapped;
 use crate::read::{Cx, FieldError, Fields, Json};
 
-/// `{privateRacks:[{privateRack:{privateRackId}}]}`: where the racks are.
-pub(crate) fn racks<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "privateRacks")
-}
+/// `{privateRacks:[{privateRack:{privateRackId}}]}`: the member the racks are under.
+pub(crate) const RACKS: &str = "privateRacks";
 
 /// `{privateRack:…}` → the rack (the list's items carry only the id; the detail
 /// everything).

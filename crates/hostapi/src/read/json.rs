@@ -44,18 +44,68 @@ impl fmt::Display for Number {
 /// not UTF-8 is parsed as bytes, so that it fails with the parser's own message (which
 /// says where).
 pub(crate) fn parse(body: &[u8]) -> Result<Json<'_>, serde_json::Error> {
+    parse_with(body, Mode::Plain)
+}
+
+/// Parses a whole body that should be an object holding a list under `key`
+/// (`{virtualServers:[…]}`), handing each item of that list to `each` (with its index)
+/// as soon as the item is parsed, and returns the rest of the body with that member
+/// left out and `true`.
+///
+/// A long list is read while each record is still in the cache, and each record's tree
+/// is freed before the next is parsed: parsed whole, the tree of a 10,000-record answer
+/// is three times the size of the body and is read back from memory. When the body is
+/// not an object, or the member is not an array (`null`, `""`, an object keyed `"0"`,
+/// `"1"`…), nothing is handed over: the whole body comes back as a tree, with `false`,
+/// for the usual readers. Of a repeated key, the first is the list (as readers take the
+/// first); the others stay in the tree.
+pub(crate) fn parse_streaming<'a>(
+    body: &'a [u8],
+    key: &str,
+    each: &mut dyn FnMut(usize, Json<'a>),
+) -> Result<(Json<'a>, bool), serde_json::Error> {
+    let mut records = StreamedList {
+        key,
+        each,
+        streamed: false,
+    };
+    let json = parse_with(body, Mode::Body(&mut records))?;
+    Ok((json, records.streamed))
+}
+
+fn parse_with<'a>(
+    body: &'a [u8],
+    mode: Mode<'_, '_, '_, 'a>,
+) -> Result<Json<'a>, serde_json::Error> {
     match std::str::from_utf8(body) {
-        Ok(text) => whole(serde_json::Deserializer::from_str(text)),
-        Err(_) => whole(serde_json::Deserializer::from_slice(body)),
+        Ok(text) => whole(serde_json::Deserializer::from_str(text), mode),
+        Err(_) => whole(serde_json::Deserializer::from_slice(body), mode),
     }
 }
 
 fn whole<'a, R: serde_json::de::Read<'a>>(
     mut deserializer: serde_json::Deserializer<R>,
+    mode: Mode<'_, '_, '_, 'a>,
 ) -> Result<Json<'a>, serde_json::Error> {
-    let value = Json::deserialize(&mut deserializer)?;
+    let mut scratch = Scratch {
+        // Room for the usual nesting of records, so that it is allocated once.
+        members: Vec::with_capacity(64),
+        items: Vec::with_capacity(16),
+    };
+    let value = deserializer.deserialize_any(JsonVisitor {
+        scratch: &mut scratch,
+        mode,
+    })?;
     deserializer.end()?;
     Ok(value)
+}
+
+/// The list [`parse_streaming`] hands over item by item.
+struct StreamedList<'k, 'e, 'a> {
+    key: &'k str,
+    each: &'e mut dyn FnMut(usize, Json<'a>),
+    /// Whether the list was found (and handed over).
+    streamed: bool,
 }
 
 impl<'a> Json<'a> {
@@ -125,12 +175,12 @@ impl<'a> Json<'a> {
 impl<'de> Deserialize<'de> for Json<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut scratch = Scratch {
-            // Room for the usual nesting of records, so that it is allocated once.
-            members: Vec::with_capacity(64),
-            items: Vec::with_capacity(16),
+            members: Vec::new(),
+            items: Vec::new(),
         };
         deserializer.deserialize_any(JsonVisitor {
             scratch: &mut scratch,
+            mode: Mode::Plain,
         })
     }
 }
@@ -145,11 +195,31 @@ struct Scratch<'a> {
 }
 
 /// Parses one value, its containers' contents going through the shared [`Scratch`].
-struct JsonVisitor<'s, 'a> {
+struct JsonVisitor<'s, 'r, 'k, 'e, 'a> {
     scratch: &'s mut Scratch<'a>,
+    mode: Mode<'r, 'k, 'e, 'a>,
 }
 
-impl<'de> DeserializeSeed<'de> for JsonVisitor<'_, 'de> {
+/// What the value being parsed is to [`parse_streaming`].
+enum Mode<'r, 'k, 'e, 'a> {
+    /// Any value.
+    Plain,
+    /// The body, whose member `key` may be the list to hand over.
+    Body(&'r mut StreamedList<'k, 'e, 'a>),
+    /// The value of that member: handed over item by item if it is an array.
+    List(&'r mut StreamedList<'k, 'e, 'a>),
+}
+
+impl<'s, 'a> JsonVisitor<'s, '_, '_, '_, 'a> {
+    fn plain(scratch: &'s mut Scratch<'a>) -> Self {
+        Self {
+            scratch,
+            mode: Mode::Plain,
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for JsonVisitor<'_, '_, '_, '_, 'de> {
     type Value = Json<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json<'de>, D::Error> {
@@ -157,7 +227,7 @@ impl<'de> DeserializeSeed<'de> for JsonVisitor<'_, 'de> {
     }
 }
 
-impl<'de> Visitor<'de> for JsonVisitor<'_, 'de> {
+impl<'de> Visitor<'de> for JsonVisitor<'_, '_, '_, '_, 'de> {
     type Value = Json<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -202,10 +272,18 @@ impl<'de> Visitor<'de> for JsonVisitor<'_, 'de> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
         let scratch = self.scratch;
+        if let Mode::List(records) = self.mode {
+            let mut index = 0;
+            while let Some(item) = seq.next_element_seed(JsonVisitor::plain(&mut *scratch))? {
+                (records.each)(index, item);
+                index += 1;
+            }
+            records.streamed = true;
+            // Left out of the body by `visit_map`.
+            return Ok(Json::Null);
+        }
         let start = scratch.items.len();
-        while let Some(item) = seq.next_element_seed(JsonVisitor {
-            scratch: &mut *scratch,
-        })? {
+        while let Some(item) = seq.next_element_seed(JsonVisitor::plain(&mut *scratch))? {
             scratch.items.push(item);
         }
         Ok(Json::Array(scratch.items.drain(start..).collect()))
@@ -213,11 +291,25 @@ impl<'de> Visitor<'de> for JsonVisitor<'_, 'de> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
         let scratch = self.scratch;
+        let mut records = match self.mode {
+            Mode::Body(records) => Some(records),
+            Mode::Plain | Mode::List(_) => None,
+        };
         let start = scratch.members.len();
         while let Some(key) = map.next_key::<Key<'de>>()? {
-            let value = map.next_value_seed(JsonVisitor {
-                scratch: &mut *scratch,
-            })?;
+            let value = match records.as_deref_mut() {
+                Some(list) if !list.streamed && key.0 == list.key => {
+                    let value = map.next_value_seed(JsonVisitor {
+                        scratch: &mut *scratch,
+                        mode: Mode::List(list),
+                    })?;
+                    if list.streamed {
+                        continue;
+                    }
+                    value
+                }
+                _ => map.next_value_seed(JsonVisitor::plain(&mut *scratch))?,
+            };
             scratch.members.push((key.0, value));
         }
         Ok(Json::Object(scratch.members.drain(start..).collect()))
@@ -293,6 +385,71 @@ mod tests {
         assert!(parse(b"{} x").is_err());
         assert!(parse(b"{").is_err());
         assert!(parse(b"").is_err());
+    }
+
+    /// The items `parse_streaming` handed over, and what it returned.
+    fn streamed(body: &str) -> (Vec<(usize, serde_json::Value)>, serde_json::Value, bool) {
+        let mut items = Vec::new();
+        let (rest, streamed) = parse_streaming(body.as_bytes(), "list", &mut |index, item| {
+            items.push((index, item.into_value()))
+        })
+        .unwrap();
+        (items, rest.into_value(), streamed)
+    }
+
+    #[test]
+    fn a_list_member_is_handed_over_item_by_item_and_left_out() {
+        let (items, rest, streamed) =
+            streamed(r#"{"a":1,"list":[{"id":1},"two",[3]],"z":{"list":[9]}}"#);
+        assert!(streamed);
+        assert_eq!(
+            items,
+            [
+                (0, serde_json::json!({"id":1})),
+                (1, serde_json::json!("two")),
+                (2, serde_json::json!([3]))
+            ]
+        );
+        // A member of the same name deeper down is not the list.
+        assert_eq!(rest, serde_json::json!({"a":1,"z":{"list":[9]}}));
+    }
+
+    #[test]
+    fn of_a_repeated_list_member_the_first_is_handed_over() {
+        let (items, rest, streamed) = streamed(r#"{"list":[1],"list":[2]}"#);
+        assert!(streamed);
+        assert_eq!(items, [(0, serde_json::json!(1))]);
+        assert_eq!(rest, serde_json::json!({"list":[2]}));
+    }
+
+    #[test]
+    fn any_other_shape_comes_back_whole() {
+        for body in [
+            r#"{"list":null}"#,
+            r#"{"list":""}"#,
+            r#"{"list":{"0":"a","1":"b"}}"#,
+            r#"{"other":[1]}"#,
+            r#"[{"list":[1]}]"#,
+            r#""list""#,
+        ] {
+            let (items, rest, streamed) = streamed(body);
+            assert!(!streamed, "{body}");
+            assert!(items.is_empty(), "{body}");
+            let whole: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert_eq!(rest, whole, "{body}");
+        }
+    }
+
+    #[test]
+    fn a_truncated_list_fails_like_any_body() {
+        let mut handed = 0;
+        let error = parse_streaming(br#"{"list":[{"id":1},{"id":"#, "list", &mut |_, _| {
+            handed += 1
+        })
+        .unwrap_err();
+        assert!(error.is_eof(), "{error}");
+        assert_eq!(handed, 1, "the items before the cut were handed over");
+        assert!(parse_streaming(br#"{"list":[1]} x"#, "list", &mut |_, _| {}).is_err());
     }
 
     #[test]

@@ -176,9 +176,50 @@ impl<'r> Reading<'r> {
         &self,
         body: &[u8],
         items: impl for<'a> FnOnce(&mut Cx, Json<'a>) -> Result<Records<'a>, FieldError>,
-        mut read: impl for<'a> FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        read: impl for<'a> FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
     ) -> Result<Listing<T>, Error> {
         let json = self.parse(body)?;
+        self.list_in(body, json, items, read)
+    }
+
+    /// [`Reading::list`] of the records under the member `key` of the answer object
+    /// (`{virtualServers:[…]}`), read while the body is parsed: each record as soon as
+    /// it is parsed (see [`json::parse_streaming`]). Any other shape is read as
+    /// [`shapes::items`] reads it.
+    pub(crate) fn list_at<T>(
+        &self,
+        body: &[u8],
+        key: &'static str,
+        mut read: impl for<'a> FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+    ) -> Result<Listing<T>, Error> {
+        let mut listing = Listing::with_capacity(0);
+        let mut cx = Cx::at(key);
+        let mut each =
+            |index, record| self.read_record(body, &mut cx, index, record, &mut read, &mut listing);
+        let (json, streamed) = json::parse_streaming(body, key, &mut each)
+            .map_err(|e| unparsable(self.call, body, e, self.scrub))?;
+        if !streamed {
+            return self.list_in(body, json, |cx, json| shapes::items(cx, json, key), read);
+        }
+        // The body is an object (the list was one of its members): what else it holds
+        // is the listing's `extra`.
+        let mut cx = Cx::default();
+        let extra = cx
+            .object(json, |f| Ok(f.rest()))
+            .map_err(|e| self.field_error(e, body))?;
+        self.finish(&mut cx, body)?;
+        listing.extend_extra(extra);
+        Ok(listing)
+    }
+
+    /// The rest of [`Reading::list`], given the parsed body.
+    fn list_in<'a, T>(
+        &self,
+        body: &[u8],
+        json: Json<'a>,
+        items: impl FnOnce(&mut Cx, Json<'a>) -> Result<Records<'a>, FieldError>,
+        mut read: impl FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+    ) -> Result<Listing<T>, Error> {
         let mut cx = Cx::default();
         let Records {
             path,
@@ -192,29 +233,43 @@ impl<'r> Reading<'r> {
         // warnings are taken by `finish`.
         let mut cx = Cx::at(path);
         for (index, record) in records.into_iter().enumerate() {
-            let outcome = match cx.at_index(index, |cx| read(cx, record)) {
-                Ok(value) => self.finish(&mut cx, body).map(|()| value),
-                Err(error) => {
-                    // The record fails as a whole: what it warned about goes with it.
-                    cx.take_warnings();
-                    Err(self.field_error(error, body))
-                }
-            };
-            match outcome {
-                Ok(value) => listing.push(value),
-                Err(error) => {
-                    // The error's texts are scrubbed already.
-                    tracing::warn!(
-                        operation = self.call.operation,
-                        record = index,
-                        error = %error,
-                        "hostapi: a record of the list could not be read"
-                    );
-                    listing.push_unreadable(index, error);
-                }
-            }
+            self.read_record(body, &mut cx, index, record, &mut read, &mut listing);
         }
         Ok(listing)
+    }
+
+    /// Reads the list's record `index` into `listing`: the value, or (when `read`
+    /// cannot read it, or strictly with warnings) the error in its place.
+    fn read_record<'a, T>(
+        &self,
+        body: &[u8],
+        cx: &mut Cx,
+        index: usize,
+        record: Json<'a>,
+        read: &mut impl FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        listing: &mut Listing<T>,
+    ) {
+        let outcome = match cx.at_index(index, |cx| read(cx, record)) {
+            Ok(value) => self.finish(cx, body).map(|()| value),
+            Err(error) => {
+                // The record fails as a whole: what it warned about goes with it.
+                cx.take_warnings();
+                Err(self.field_error(error, body))
+            }
+        };
+        match outcome {
+            Ok(value) => listing.push(value),
+            Err(error) => {
+                // The error's texts are scrubbed already.
+                tracing::warn!(
+                    operation = self.call.operation,
+                    record = index,
+                    error = %error,
+                    "hostapi: a record of the list could not be read"
+                );
+                listing.push_unreadable(index, error);
+            }
+        }
     }
 }
 
@@ -227,4 +282,64 @@ fn log_warning(call: &CallInfo, warning: &fields::Warning, scrub: &Scrubber) {
         "hostapi: a field could not be read ({}); it is kept in `extra`",
         scrub.scrub(&warning.message)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id_and_name(cx: &mut Cx, json: Json<'_>) -> Result<(String, Option<String>), FieldError> {
+        cx.object(json, |f| Ok((f.id("id")?, f.text("name"))))
+    }
+
+    /// What a listing holds, in a form to compare.
+    fn shown<T: std::fmt::Debug>(listing: Result<Listing<T>, Error>) -> String {
+        match listing {
+            Ok(listing) => {
+                let unreadable: Vec<(usize, String)> = listing
+                    .unreadable()
+                    .iter()
+                    .map(|u| (u.index, u.error.to_string()))
+                    .collect();
+                format!("{:?} {unreadable:?} {:?}", listing.items(), listing.extra())
+            }
+            Err(error) => format!("error: {error}"),
+        }
+    }
+
+    #[test]
+    fn a_list_read_while_parsed_reads_as_a_list_read_after() {
+        let call = CallInfo {
+            operation: "listThings",
+            method: "GET".to_owned(),
+            path: "/things".to_owned(),
+            attempts: 1,
+            elapsed: std::time::Duration::ZERO,
+        };
+        let scrub = Scrubber::default();
+        for strict in [false, true] {
+            let reading = Reading::new(&call, ReadMode { strict }, &scrub);
+            for body in [
+                r#"{"things":[{"id":1,"name":"a"},{"name":"no id"},{"id":"3","name":7}]}"#,
+                r#"{"_metadata":{"totalCount":2},"things":[{"id":1,"name":{"x":1}}],"more":true}"#,
+                r#"{"things":{"1":{"id":2},"0":{"id":1}}}"#,
+                r#"{"things":null,"other":1}"#,
+                r#"{"things":""}"#,
+                r#"{"things":[],"things":[{"id":9}]}"#,
+                r#"{"other":[{"id":1}]}"#,
+                r#"{"things":"junk"}"#,
+                r#"[{"id":1}]"#,
+                r#"{"things":[{"id":1}"#,
+                "<html>",
+            ] {
+                let after = reading.list(
+                    body.as_bytes(),
+                    |cx, json| shapes::items(cx, json, "things"),
+                    id_and_name,
+                );
+                let during = reading.list_at(body.as_bytes(), "things", id_and_name);
+                assert_eq!(shown(during), shown(after), "{body} (strict: {strict})");
+            }
+        }
+    }
 }

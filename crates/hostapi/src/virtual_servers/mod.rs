@@ -57,7 +57,7 @@ impl VirtualServers {
             let answer = handle
                 .call("listVirtualServers", || infra.list_virtual_servers().send())
                 .await?;
-            answer.list(read::servers, read::server)
+            answer.list_at(read::SERVERS, read::server)
         })
     }
 
@@ -71,7 +71,7 @@ impl VirtualServers {
                 infra.get_virtual_server().id(numeric).send()
             })
             .await?;
-        let listing = answer.list(read::servers, read::server)?;
+        let listing = answer.list_at(read::SERVERS, read::server)?;
         let siblings = listing.extra().clone();
         let mut servers = listing.into_result()?;
         match (servers.pop(), servers.is_empty()) {

@@ -4,15 +4,11 @@ use super::model::{AdministrativeInfo, Platform, VirtualServer, VirtualServerSta
 use crate::ips::read::assignments;
 use crate::model::values::mac;
 use crate::model::{DataSize, DataUnit, Job, JobId, Sla};
-use crate::read::Records;
-use crate::read::shapes::items;
 use crate::read::text;
 use crate::read::{Cx, FieldError, Fields, Json};
 
-/// `{virtualServers:[…]}`: where the servers are (the single view too).
-pub(crate) fn servers<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    items(cx, body, "virtualServers")
-}
+/// `{virtualServers:[…]}`: the member the servers are under (the single view too).
+pub(crate) const SERVERS: &str = "virtualServers";
 
 /// A server (a list item, or the one item of the single view).
 pub(crate) fn server(cx: &mut Cx, json: Json<'_>) -> Result<VirtualServer, FieldError> {
