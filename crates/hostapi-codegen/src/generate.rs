@@ -53,10 +53,27 @@ struct WithoutApiVersion;
 
 impl syn::visit_mut::VisitMut for WithoutApiVersion {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        let text = |statement: &syn::Stmt| quote::ToTokens::to_token_stream(statement).to_string();
+        let before = block.stmts.len();
         block.stmts.retain(|statement| {
-            let text = quote::ToTokens::to_token_stream(statement).to_string();
+            let text = text(statement);
             !(text.starts_with("header_map . append") && text.contains("\"api-version\""))
         });
+        let still_added_to = block.stmts.iter().any(|statement| {
+            let text = text(statement);
+            text.contains("header_map . append") || text.contains("header_map . insert")
+        });
+        if block.stmts.len() < before && !still_added_to {
+            // The map stays empty: it need not be mutable (which rustc would warn of).
+            for statement in &mut block.stmts {
+                if let syn::Stmt::Local(local) = statement
+                    && let syn::Pat::Ident(binding) = &mut local.pat
+                    && binding.ident == "header_map"
+                {
+                    binding.mutability = None;
+                }
+            }
+        }
         syn::visit_mut::visit_block_mut(self, block);
     }
 }
@@ -178,7 +195,7 @@ mod tests {
             "{source}"
         );
         assert!(source.contains("pub fn get_a(&self)"), "{source}");
-        assert!(source.contains("header_map"), "{source}");
+        assert!(source.contains("let header_map"), "{source}");
         assert!(!source.contains("\"api-version\""), "{source}");
         assert!(
             source.contains("ResponseValue<ByteStream>"),

@@ -1316,7 +1316,7 @@ pub mod builder {
                 encode_path(& job_id.to_string()), encode_path(& timestamp.to_string()),
                 encode_path(& signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -1440,7 +1440,7 @@ pub mod builder {
                 encode_path(& timestamp.to_string()), encode_path(& signature
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -1524,7 +1524,7 @@ pub mod builder {
                 customer_number.to_string()), encode_path(& timestamp.to_string()),
                 encode_path(& signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -1626,7 +1626,7 @@ pub mod builder {
                 customer_number.to_string()), encode_path(& timestamp.to_string()),
                 encode_path(& signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -1710,7 +1710,7 @@ pub mod builder {
                 customer_number.to_string()), encode_path(& timestamp.to_string()),
                 encode_path(& signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -1814,7 +1814,7 @@ pub mod builder {
                 .to_string()), encode_path(& timestamp.to_string()), encode_path(&
                 signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -1950,7 +1950,7 @@ pub mod builder {
                 .to_string()), encode_path(& timestamp.to_string()), encode_path(&
                 signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -2059,7 +2059,7 @@ pub mod builder {
                 encode_path(& offset.to_string()), encode_path(& timestamp.to_string()),
                 encode_path(& signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2150,7 +2150,7 @@ pub mod builder {
                 .to_string()), encode_path(& origin_id.to_string()), encode_path(&
                 timestamp.to_string()), encode_path(& signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2275,7 +2275,7 @@ pub mod builder {
                 .to_string()), encode_path(& origin_id.to_string()), encode_path(&
                 timestamp.to_string()), encode_path(& signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -2359,7 +2359,7 @@ pub mod builder {
                 .to_string()), encode_path(& timestamp.to_string()), encode_path(&
                 signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2465,7 +2465,7 @@ pub mod builder {
                 .to_string()), encode_path(& timestamp.to_string()), encode_path(&
                 signature.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client

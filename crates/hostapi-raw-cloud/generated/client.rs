@@ -536,7 +536,7 @@ pub mod builder {
             let limit = limit.map_err(Error::InvalidRequest)?;
             let offset = offset.map_err(Error::InvalidRequest)?;
             let url = format!("{}/cloud/v2/privateClouds", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -601,7 +601,7 @@ pub mod builder {
             let limit = limit.map_err(Error::InvalidRequest)?;
             let offset = offset.map_err(Error::InvalidRequest)?;
             let url = format!("{}/cloud/v2/virtualServers", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -658,7 +658,7 @@ pub mod builder {
                 "{}/cloud/v2/virtualServers/{}", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -744,7 +744,7 @@ pub mod builder {
                 "{}/cloud/v2/virtualServers/{}", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -842,7 +842,7 @@ pub mod builder {
                 encode_path(& id.to_string()), encode_path(& credential_type
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -930,7 +930,7 @@ pub mod builder {
                 encode_path(& id.to_string()), encode_path(& credential_type
                 .to_string()), encode_path(& username.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -1042,7 +1042,7 @@ pub mod builder {
                 "{}/cloud/v2/virtualServers/{}/metrics/datatraffic", client.baseurl,
                 encode_path(& id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -1101,7 +1101,7 @@ pub mod builder {
                 "{}/cloud/v2/virtualServers/{}/powerOff", client.baseurl, encode_path(&
                 id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -1152,7 +1152,7 @@ pub mod builder {
                 "{}/cloud/v2/virtualServers/{}/powerOn", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -1203,7 +1203,7 @@ pub mod builder {
                 "{}/cloud/v2/virtualServers/{}/reboot", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -1254,7 +1254,7 @@ pub mod builder {
                 "{}/cloud/v2/virtualServers/{}/reinstall", client.baseurl, encode_path(&
                 id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {

@@ -2215,7 +2215,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/bareMetals", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2266,7 +2266,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}", client.baseurl, encode_path(& bare_metal_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2352,7 +2352,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}", client.baseurl, encode_path(& bare_metal_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -2441,7 +2441,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/install", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -2497,7 +2497,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/installationStatus", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2548,7 +2548,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/ips", client.baseurl, encode_path(& bare_metal_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2614,7 +2614,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/ips/{}", client.baseurl, encode_path(& bare_metal_id
                 .to_string()), encode_path(& ip_address.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2709,7 +2709,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/ips/{}", client.baseurl, encode_path(& bare_metal_id
                 .to_string()), encode_path(& ip_address.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -2765,7 +2765,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/leases", client.baseurl, encode_path(& bare_metal_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2847,7 +2847,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/leases", client.baseurl, encode_path(& bare_metal_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -2903,7 +2903,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/leases", client.baseurl, encode_path(& bare_metal_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -2969,7 +2969,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/leases/{}", client.baseurl, encode_path(&
                 bare_metal_id.to_string()), encode_path(& macaddress.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3035,7 +3035,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/leases/{}", client.baseurl, encode_path(&
                 bare_metal_id.to_string()), encode_path(& macaddress.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3116,7 +3116,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/networkUsage", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -3203,7 +3203,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/networkUsage/bandwidth", client.baseurl,
                 encode_path(& bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -3290,7 +3290,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/networkUsage/datatraffic", client.baseurl,
                 encode_path(& bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -3347,7 +3347,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/powerCycle", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3398,7 +3398,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/powerStatus", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3482,7 +3482,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/rescueMode", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -3538,7 +3538,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/rootPassword", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3589,7 +3589,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/switchPort", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3640,7 +3640,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/switchPort/close", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3691,7 +3691,7 @@ pub mod builder {
                 "{}/v1/bareMetals/{}/switchPort/open", client.baseurl, encode_path(&
                 bare_metal_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3722,7 +3722,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/domains", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3773,7 +3773,7 @@ pub mod builder {
                 "{}/v1/domains/{}", client.baseurl, encode_path(& domainname
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3855,7 +3855,7 @@ pub mod builder {
                 "{}/v1/domains/{}", client.baseurl, encode_path(& domainname
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -3911,7 +3911,7 @@ pub mod builder {
                 "{}/v1/domains/{}/dnsRecords", client.baseurl, encode_path(& domainname
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -3993,7 +3993,7 @@ pub mod builder {
                 "{}/v1/domains/{}/dnsRecords", client.baseurl, encode_path(& domainname
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4064,7 +4064,7 @@ pub mod builder {
                 "{}/v1/domains/{}/dnsRecords/{}", client.baseurl, encode_path(&
                 domainname.to_string()), encode_path(& record_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4161,7 +4161,7 @@ pub mod builder {
                 "{}/v1/domains/{}/dnsRecords/{}", client.baseurl, encode_path(&
                 domainname.to_string()), encode_path(& record_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4232,7 +4232,7 @@ pub mod builder {
                 "{}/v1/domains/{}/dnsRecords/{}", client.baseurl, encode_path(&
                 domainname.to_string()), encode_path(& record_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4311,7 +4311,7 @@ pub mod builder {
             let url = format!(
                 "{}/v1/ips/{}", client.baseurl, encode_path(& ip_address.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4347,7 +4347,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/operatingSystems", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4400,7 +4400,7 @@ pub mod builder {
                 "{}/v1/operatingSystems/{}", client.baseurl, encode_path(&
                 operating_system_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4453,7 +4453,7 @@ pub mod builder {
                 "{}/v1/operatingSystems/{}/controlPanels", client.baseurl, encode_path(&
                 operating_system_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4521,7 +4521,7 @@ pub mod builder {
                 encode_path(& operating_system_id.to_string()), encode_path(&
                 control_panel_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4589,7 +4589,7 @@ pub mod builder {
                 "{}/v1/operatingSystems/{}/partitionSchema", client.baseurl,
                 encode_path(& operating_system_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4655,7 +4655,7 @@ pub mod builder {
             let limit = limit.map_err(Error::InvalidRequest)?;
             let offset = offset.map_err(Error::InvalidRequest)?;
             let url = format!("{}/v1/privateNetworks", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4692,7 +4692,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/privateNetworks", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4740,7 +4740,7 @@ pub mod builder {
                 "{}/v1/privateNetworks/{}", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4788,7 +4788,7 @@ pub mod builder {
                 "{}/v1/privateNetworks/{}", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4875,7 +4875,7 @@ pub mod builder {
                 "{}/v1/privateNetworks/{}/bareMetals", client.baseurl, encode_path(&
                 private_network_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -4948,7 +4948,7 @@ pub mod builder {
                 private_network_id.to_string()), encode_path(& bare_metal_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -4979,7 +4979,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/privateRacks", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5030,7 +5030,7 @@ pub mod builder {
                 "{}/v1/privateRacks/{}", client.baseurl, encode_path(& private_rack_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5081,7 +5081,7 @@ pub mod builder {
                 "{}/v1/privateRacks/{}/ips", client.baseurl, encode_path(&
                 private_rack_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5147,7 +5147,7 @@ pub mod builder {
                 "{}/v1/privateRacks/{}/ips/{}", client.baseurl, encode_path(&
                 private_rack_id.to_string()), encode_path(& ip_address.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5242,7 +5242,7 @@ pub mod builder {
                 "{}/v1/privateRacks/{}/ips/{}", client.baseurl, encode_path(&
                 private_rack_id.to_string()), encode_path(& ip_address.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -5328,7 +5328,7 @@ pub mod builder {
                 "{}/v1/privateRacks/{}/networkUsage", client.baseurl, encode_path(&
                 private_rack_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -5365,7 +5365,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/rescueImages", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5396,7 +5396,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/services", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5427,7 +5427,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/v1/virtualServers", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5474,7 +5474,7 @@ pub mod builder {
             let url = format!(
                 "{}/v1/virtualServers/{}", client.baseurl, encode_path(& id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.get(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5522,7 +5522,7 @@ pub mod builder {
                 "{}/v1/virtualServers/{}/powerOff", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5570,7 +5570,7 @@ pub mod builder {
                 "{}/v1/virtualServers/{}/powerOn", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5618,7 +5618,7 @@ pub mod builder {
                 "{}/v1/virtualServers/{}/reboot", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
@@ -5666,7 +5666,7 @@ pub mod builder {
                 "{}/v1/virtualServers/{}/reinstall", client.baseurl, encode_path(& id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.post(url).headers(header_map).build()?;
             let info = OperationInfo {
