@@ -3,6 +3,7 @@
 //! expected and what it found; none guesses (a comma that could mean thousands or
 //! decimals, or a unit whose letter case does not say bits or bytes, is refused).
 
+use std::borrow::Cow;
 use std::str::FromStr;
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime};
@@ -63,10 +64,12 @@ pub(crate) fn decimal(text: &str) -> Reading<Decimal> {
         .trim();
     let error = |why: &str| format!("expected a decimal number, found {}{why}", found(text));
     let plain = if number.contains(',') {
-        thousands_removed(number)
-            .ok_or_else(|| error(" (a comma without a decimal point is ambiguous)"))?
+        Cow::Owned(
+            thousands_removed(number)
+                .ok_or_else(|| error(" (a comma without a decimal point is ambiguous)"))?,
+        )
     } else {
-        number.to_owned()
+        Cow::Borrowed(number)
     };
     let plain = plain.strip_prefix('+').unwrap_or(&plain);
     Decimal::from_str(plain)
