@@ -210,7 +210,7 @@ impl<T> Future for Spawned<T> {
                     Err(_) => Err(Error::Transport(Box::new(crate::error::TransportError {
                         call: crate::error::CallInfo {
                             operation: "get_many",
-                            method: String::new(),
+                            method: "",
                             path: String::new(),
                             attempts: 0,
                             elapsed: std::time::Duration::ZERO,

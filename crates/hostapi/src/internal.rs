@@ -58,7 +58,7 @@ pub fn virtual_server_list(body: &[u8]) -> Result<Vec<VirtualServer>, Error> {
 fn call(operation: &'static str) -> CallInfo {
     CallInfo {
         operation,
-        method: String::new(),
+        method: "",
         path: String::new(),
         attempts: 1,
         elapsed: Duration::ZERO,

@@ -171,7 +171,7 @@ mod tests {
     fn call() -> CallInfo {
         CallInfo {
             operation: "listVirtualServers",
-            method: "GET".into(),
+            method: "GET",
             path: "/cloud/v2/virtualServers".into(),
             attempts: 1,
             elapsed: Duration::ZERO,

@@ -89,8 +89,8 @@ pub enum Error {
 pub struct CallInfo {
     /// The operation, as the API documents name it (`getBareMetal`).
     pub operation: &'static str,
-    /// The HTTP method (`GET`), once the request was built.
-    pub method: String,
+    /// The HTTP method (`GET`), once the request was built (empty before).
+    pub method: &'static str,
     /// The resource path (`/v1/bareMetals/20001`; CDN paths without the timestamp and
     /// signature), once the request was built.
     pub path: String,
@@ -399,7 +399,7 @@ mod tests {
     pub(crate) fn call() -> CallInfo {
         CallInfo {
             operation: "getBareMetal",
-            method: "GET".into(),
+            method: "GET",
             path: "/v1/bareMetals/1".into(),
             attempts: 1,
             elapsed: Duration::from_millis(3),

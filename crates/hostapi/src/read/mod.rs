@@ -311,7 +311,7 @@ mod tests {
     fn a_list_read_while_parsed_reads_as_a_list_read_after() {
         let call = CallInfo {
             operation: "listThings",
-            method: "GET".to_owned(),
+            method: "GET",
             path: "/things".to_owned(),
             attempts: 1,
             elapsed: std::time::Duration::ZERO,

@@ -65,7 +65,7 @@ impl CallHooks for FacadeHooks {
                 return Err(format!("{argument}{PREPARE_ERROR_SEPARATOR}{hint}"));
             }
         }
-        Sent::record(request.method().as_str(), path);
+        Sent::record(request.method(), path);
         Ok(())
     }
 }
@@ -76,8 +76,24 @@ impl CallHooks for FacadeHooks {
 /// ends), so no lock guards it.
 #[derive(Debug, Default)]
 pub(crate) struct Sent {
-    pub(crate) method: String,
+    /// The method (`GET`), or empty before a request was built.
+    pub(crate) method: &'static str,
     pub(crate) path: String,
+}
+
+/// The name of a method the generated clients use (they use no other than these).
+fn method_name(method: &reqwest::Method) -> &'static str {
+    use reqwest::Method;
+    match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        _ => "OTHER",
+    }
 }
 
 tokio::task_local! {
@@ -85,10 +101,10 @@ tokio::task_local! {
 }
 
 impl Sent {
-    fn record(method: &str, path: String) {
+    fn record(method: &reqwest::Method, path: String) {
         let _ = SENT.try_with(|slot| {
             *slot.borrow_mut() = Sent {
-                method: method.to_owned(),
+                method: method_name(method),
                 path,
             };
         });

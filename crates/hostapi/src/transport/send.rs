@@ -162,7 +162,7 @@ impl Transport {
                 }
             })
             .await;
-            let write = !matches!(sent.method.as_str(), "GET" | "HEAD" | "");
+            let write = !matches!(sent.method, "GET" | "HEAD" | "");
             let delete = sent.method == "DELETE";
             let idempotent_write = delete || sent.method == "PUT";
             let call = CallInfo {
