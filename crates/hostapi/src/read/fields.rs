@@ -105,6 +105,15 @@ impl Cx {
         value
     }
 
+    /// Reads the members of an object with `read`.
+    pub(crate) fn members<'a, T>(
+        &mut self,
+        members: Vec<(Cow<'a, str>, Json<'a>)>,
+        read: impl FnOnce(&mut Fields<'_, 'a>) -> T,
+    ) -> T {
+        read(&mut Fields { cx: self, members })
+    }
+
     /// Reads `json` as an object with `read`; a value that is not an object fails.
     pub(crate) fn object<'a, T>(
         &mut self,
@@ -319,7 +328,7 @@ impl<'c, 'a> Fields<'c, 'a> {
 
     /// A value of an open set, in any letter case (unknown values are kept).
     pub(crate) fn open_enum<E>(&mut self, key: &str, from_wire: fn(&str) -> E) -> Option<E> {
-        self.text(key).map(|text| from_wire(&text))
+        self.get(key, |json| Ok(text_in(json)?.map(|text| from_wire(&text))))
     }
 
     /// The id of this record (text or an integer). Absent or unreadable, the record
