@@ -21,9 +21,15 @@ pub(crate) fn wrapped_ip(cx: &mut Cx, json: Json<'_>) -> Result<IpAddress, Field
 /// `nullRouted` or `isNulled`, `ipDetails.netmask` or `.mask`, the cloud's `type`
 /// (PUBLIC/PRIVATE) and `version` (which the address itself says).
 pub(crate) fn ip(f: &mut Fields<'_, '_>) -> Result<IpAddress, FieldError> {
+    let address = address(f)?;
+    Ok(ip_at(f, address))
+}
+
+/// The rest of an IP record, whose address is known (read from it, or the key it is
+/// under).
+fn ip_at(f: &mut Fields<'_, '_>, address: IpAddr) -> IpAddress {
     f.alias("reverseDNS", "reverseLookup");
     f.alias("isNulled", "nullRouted");
-    let address = address(f)?;
     // The address says its version: a `version` that agrees adds nothing, one that
     // does not is kept (with a warning).
     let version = if address.is_ipv4() { 4 } else { 6 };
@@ -60,7 +66,7 @@ pub(crate) fn ip(f: &mut Fields<'_, '_>) -> Result<IpAddress, FieldError> {
             .extra
             .extend(rest.into_iter().map(|(k, v)| (format!("ipDetails.{k}"), v)));
     }
-    Ok(record)
+    record
 }
 
 /// The address: the record's identity.
@@ -87,31 +93,30 @@ pub(crate) fn assignments(f: &mut Fields<'_, '_>, key: &str) -> Vec<IpAddress> {
     let Some(value) = f.take(key) else {
         return Vec::new();
     };
-    let value = match value {
+    match value {
         Json::Object(members) if members.iter().all(|(k, _)| k.parse::<IpAddr>().is_ok()) => {
-            Json::Array(
-                members
-                    .into_iter()
-                    .map(|(ip, state)| keyed(ip, state))
-                    .collect(),
-            )
+            f.cx().within(key, |cx| {
+                let mut ips = Vec::with_capacity(members.len());
+                for (index, (address, state)) in members.into_iter().enumerate() {
+                    // Every key parsed as an address above.
+                    if let Ok(address) = address.parse() {
+                        let state = state_members(state);
+                        ips.push(cx.at_index(index, |cx| cx.members(state, |f| ip_at(f, address))));
+                    }
+                }
+                ips
+            })
         }
-        other => other,
-    };
-    f.list_of(key, value, |cx, item| cx.object(item, ip))
+        other => f.list_of(key, other, |cx, item| cx.object(item, ip)),
+    }
 }
 
-/// `"192.0.2.1": {isNulled, reverseDNS}` → `{ip: "192.0.2.1", isNulled, reverseDNS}`.
-fn keyed<'a>(ip: Cow<'a, str>, state: Json<'a>) -> Json<'a> {
-    let ip = (Cow::Borrowed("ip"), Json::String(ip));
-    Json::Object(match state {
-        Json::Object(members) => {
-            let mut with_ip = Vec::with_capacity(members.len() + 1);
-            with_ip.push(ip);
-            with_ip.extend(members);
-            with_ip
-        }
-        other if other.is_nothing() => vec![ip],
-        other => vec![ip, (Cow::Borrowed("state"), other)],
-    })
+/// The members of the value under an address of the keyed shape: those of
+/// `{isNulled, reverseDNS}`, none for nothing, and anything else kept as `state`.
+fn state_members(state: Json<'_>) -> Vec<(Cow<'_, str>, Json<'_>)> {
+    match state {
+        Json::Object(members) => members,
+        nothing if nothing.is_nothing() => Vec::new(),
+        other => vec![(Cow::Borrowed("state"), other)],
+    }
 }
