@@ -184,6 +184,22 @@ mod tests {
     const OK_OPERATION: &str = "  /a:\n    get:\n      operationId: getA\n      tags: [a]\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {type: object, additionalProperties: {}, properties: {b: {type: string}}}\n";
 
     #[test]
+    fn a_header_parameter_keeps_its_map_and_only_api_version_goes() {
+        let operation = OK_OPERATION.replace(
+            "      tags: [a]\n",
+            "      tags: [a]\n      parameters:\n        - {name: X-Trace, in: header, required: true, schema: {type: string}}\n",
+        );
+        let path = write(
+            "header.yaml",
+            &format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n{operation}"),
+        );
+        let source = generate(&path).expect("generates");
+        assert!(!source.contains("\"api-version\""), "{source}");
+        assert!(source.contains("let mut header_map"), "{source}");
+        assert!(source.contains(".headers(header_map)"), "{source}");
+    }
+
+    #[test]
     fn generates_formatted_rust_with_a_header() {
         let path = write(
             "ok.yaml",
