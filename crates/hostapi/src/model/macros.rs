@@ -138,7 +138,7 @@ macro_rules! open_enum {
             /// Reads a wire value, in any letter case; a value the documents do not name
             /// becomes `Unknown`.
             pub fn from_wire(value: &str) -> Self {
-                let trimmed = value.trim();
+                let trimmed = $crate::read::text::trim(value);
                 $( if Self::wire_matches(trimmed, $wire) || trimmed.eq_ignore_ascii_case($snake) {
                     return Self::$variant;
                 } )+

@@ -37,7 +37,7 @@ pub(crate) fn found(value: &str) -> String {
 
 /// A boolean from `true`/`false`, `1`/`0` or `yes`/`no`, in any letter case.
 pub(crate) fn boolean(text: &str) -> Reading<bool> {
-    let word = text.trim();
+    let word = trim(text);
     let is = |spellings: &[&str]| spellings.iter().any(|s| word.eq_ignore_ascii_case(s));
     if is(&["true", "yes", "1"]) {
         Ok(true)
@@ -57,11 +57,11 @@ pub(crate) fn boolean(text: &str) -> Reading<bool> {
 /// after the number is ignored. The value is normalised (`129.00` reads as `129`), so
 /// one amount has one representation whatever the wire's spelling.
 pub(crate) fn decimal(text: &str) -> Reading<Decimal> {
-    let number = text
-        .trim()
-        .trim_start_matches(['€', '$', '£'])
-        .trim_end_matches(['€', '$', '£'])
-        .trim();
+    let number = trim(
+        trim(text)
+            .trim_start_matches(['€', '$', '£'])
+            .trim_end_matches(['€', '$', '£']),
+    );
     let error = |why: &str| format!("expected a decimal number, found {}{why}", found(text));
     let plain = if number.contains(',') {
         Cow::Owned(
@@ -102,7 +102,7 @@ pub(crate) fn decimal_from_f64(value: f64) -> Reading<Decimal> {
 
 /// An integer from text (`"10"`, `" 10 "`, `"10.0"`).
 pub(crate) fn integer(text: &str) -> Reading<i128> {
-    let trimmed = text.trim();
+    let trimmed = trim(text);
     let plain = trimmed.strip_prefix('+').unwrap_or(trimmed);
     if let Ok(n) = plain.parse::<i128>() {
         return Ok(n);
@@ -154,7 +154,7 @@ fn digits(text: &[u8]) -> Option<u32> {
 /// Local ISO 8601 without offset: `YYYY-MM-DDThh:mm:ss` (a space instead of `T`,
 /// fractional seconds and a missing seconds field are accepted too).
 pub(crate) fn local_date_time(text: &str) -> Reading<NaiveDateTime> {
-    let text = text.trim();
+    let text = trim(text);
     if let Some(plain) = plain_date_time(text.as_bytes()) {
         return Ok(plain);
     }
@@ -176,7 +176,7 @@ pub(crate) fn local_date_time(text: &str) -> Reading<NaiveDateTime> {
 /// A timestamp with an offset: `YYYY-MM-DDThh:mm:ss+hhmm` (the wire's form), `+hh:mm`
 /// or `Z` (RFC 3339), with optional fractional seconds.
 pub(crate) fn offset_date_time(text: &str) -> Reading<DateTime<FixedOffset>> {
-    let text = text.trim();
+    let text = trim(text);
     DateTime::parse_from_rfc3339(text)
         .ok()
         .or_else(|| {
@@ -194,7 +194,7 @@ pub(crate) fn offset_date_time(text: &str) -> Reading<DateTime<FixedOffset>> {
 
 /// A date shown as `Mon d, yyyy` (`Jan 5, 2024`; full month names too).
 pub(crate) fn month_day_year(text: &str) -> Reading<NaiveDate> {
-    let text = text.trim();
+    let text = trim(text);
     ["%b %d, %Y", "%B %d, %Y", "%b %e, %Y"]
         .iter()
         .find_map(|format| NaiveDate::parse_from_str(text, format).ok())
@@ -203,7 +203,7 @@ pub(crate) fn month_day_year(text: &str) -> Reading<NaiveDate> {
 
 /// A date shown as `DD-MM-YYYY`.
 pub(crate) fn day_month_year(text: &str) -> Reading<NaiveDate> {
-    NaiveDate::parse_from_str(text.trim(), "%d-%m-%Y").map_err(|_| {
+    NaiveDate::parse_from_str(trim(text), "%d-%m-%Y").map_err(|_| {
         format!(
             "expected a date like 31-01-2024 (DD-MM-YYYY), found {}",
             found(text)
@@ -215,7 +215,7 @@ pub(crate) fn day_month_year(text: &str) -> Reading<NaiveDate> {
 /// come as `YYYY-MM-DD`, local date-times, offset timestamps, `Mon d, yyyy` or
 /// `DD-MM-YYYY` depending on the view.
 pub(crate) fn any_date(text: &str) -> Reading<NaiveDate> {
-    let trimmed = text.trim();
+    let trimmed = trim(text);
     if let Some(date) = plain_date(trimmed.as_bytes()) {
         return Ok(date);
     }
@@ -245,12 +245,12 @@ pub(crate) fn unix_seconds(seconds: i64) -> Reading<DateTime<FixedOffset>> {
 
 /// Splits "1100.50 GB", "64GB", "11 Mbps" into the number and the unit text.
 fn amount_and_unit(text: &str) -> Option<(Decimal, &str)> {
-    let text = text.trim();
+    let text = trim(text);
     let split = text
         .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+')))
         .unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
-    Some((decimal(number).ok()?, unit.trim()))
+    Some((decimal(number).ok()?, trim(unit)))
 }
 
 /// A data size with its unit ("1100.50 GB", "64GB", "10 Gb" — gigabits). A bare number
@@ -325,7 +325,7 @@ fn unit_parts(unit: &str) -> Option<(bool, u8)> {
 /// A data unit, bits and bytes told apart by letter case ("GB" gigabytes, "Gb" and
 /// "Gbit" gigabits, "GiB" gibibytes); anything else is kept as sent.
 pub(crate) fn data_unit(text: &str) -> DataUnit {
-    let unit = text.trim();
+    let unit = trim(text);
     let binary = match unit {
         "KiB" => Some(DataUnit::Kibibytes),
         "MiB" => Some(DataUnit::Mebibytes),
@@ -369,7 +369,7 @@ pub(crate) fn bit_rate(text: &str) -> Reading<BitRate> {
 
 /// A rate unit (see [`bit_rate`]); anything else is kept as sent.
 pub(crate) fn rate_unit(text: &str) -> RateUnit {
-    let unit = text.trim();
+    let unit = trim(text);
     let per_second = unit
         .strip_suffix("ps")
         .or_else(|| unit.strip_suffix("/s"))
@@ -391,7 +391,7 @@ pub(crate) fn rate_unit(text: &str) -> RateUnit {
 /// A contract term: "1 year", "2 years", "12 months", "1 month", or a bare number of
 /// years (the documented integer form).
 pub(crate) fn contract_term(text: &str) -> Reading<ContractTerm> {
-    let text = text.trim();
+    let text = trim(text);
     let error = || {
         format!(
             "expected a term like `1 year` or `12 months`, found {}",
@@ -399,7 +399,7 @@ pub(crate) fn contract_term(text: &str) -> Reading<ContractTerm> {
         )
     };
     let (number, unit) = match text.split_once(char::is_whitespace) {
-        Some((number, unit)) => (number, unit.trim()),
+        Some((number, unit)) => (number, trim(unit)),
         None => (text, "year"),
     };
     let amount: u32 = number.parse().map_err(|_| error())?;
