@@ -14,12 +14,30 @@ const MARKER: &str = "== hostapi performance: each against its floor, same run =
 /// (at most 3 s), and a smaller bootstrap.
 const QUICK: &[&str] = &["--quick", "--measurement-time", "3", "--nresamples", "2000"];
 
+/// glibc's heap trimming, turned off in the benchmarks' process (as their threads are
+/// pinned to CPUs): with it on, whether a side gives its freed heap back to the system
+/// after each unit and faults it in again in the next depends on where its last blocks
+/// happen to lie, and the 10k decode measured 1.04× one run and 1.36× the next (1.12–
+/// 1.14× with it off). See docs/performance.md.
+const NO_HEAP_TRIM: &str = "glibc.malloc.trim_threshold=1073741824";
+
+/// `GLIBC_TUNABLES` for the benchmarks: the caller's, and [`NO_HEAP_TRIM`].
+fn tunables() -> String {
+    match std::env::var("GLIBC_TUNABLES") {
+        Ok(given) if !given.is_empty() => format!("{given}:{NO_HEAP_TRIM}"),
+        _ => NO_HEAP_TRIM.to_owned(),
+    }
+}
+
 pub(crate) fn run(root: &Path, quick: bool, filter: Option<&str>) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut command = Command::new(cargo);
+    let tunables = tunables();
+    eprintln!("benchmarks: GLIBC_TUNABLES={tunables} (heap trimming off)");
     command
         .current_dir(root)
         .args(["bench", "--package", "hostapi", "--bench", "perf", "--"])
+        .env("GLIBC_TUNABLES", tunables)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
     if quick {
