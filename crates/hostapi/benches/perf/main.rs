@@ -4,8 +4,9 @@
 //! targets.
 //!
 //! Run with `cargo xtask bench` (or `cargo xtask bench --quick`), which prints the
-//! table; `cargo bench -p hostapi --bench perf` runs the same and prints the table
-//! last. Criterion's own reports go to `<target>/criterion` (or `$CRITERION_HOME`).
+//! table and runs this binary with glibc's heap trimming off (see `docs/performance.md`);
+//! `cargo bench -p hostapi --bench perf` runs the same with glibc's defaults and prints
+//! the table last. Criterion's own reports go to `<target>/criterion` (or `$CRITERION_HOME`).
 //!
 //! The simulator runs in this process on its own runtime. The memory measurement and
 //! the instruction count run their client in a child process (this binary again, under
