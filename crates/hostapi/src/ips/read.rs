@@ -94,21 +94,26 @@ pub(crate) fn assignments(f: &mut Fields<'_, '_>, key: &str) -> Vec<IpAddress> {
         return Vec::new();
     };
     match value {
-        Json::Object(members) if members.iter().all(|(k, _)| k.parse::<IpAddr>().is_ok()) => {
-            f.cx().within(key, |cx| {
-                let mut ips = Vec::with_capacity(members.len());
-                for (index, (address, state)) in members.into_iter().enumerate() {
-                    // Every key parsed as an address above.
-                    if let Ok(address) = address.parse() {
+        Json::Object(members) => match addresses(&members) {
+            Some(addresses) => f.cx().within(key, |cx| {
+                let keyed = addresses.into_iter().zip(members);
+                keyed
+                    .enumerate()
+                    .map(|(index, (address, (_, state)))| {
                         let state = state_members(state);
-                        ips.push(cx.at_index(index, |cx| cx.members(state, |f| ip_at(f, address))));
-                    }
-                }
-                ips
-            })
-        }
+                        cx.at_index(index, |cx| cx.members(state, |f| ip_at(f, address)))
+                    })
+                    .collect()
+            }),
+            None => f.list_of(key, Json::Object(members), |cx, item| cx.object(item, ip)),
+        },
         other => f.list_of(key, other, |cx, item| cx.object(item, ip)),
     }
+}
+
+/// The addresses an object is keyed by, when every key is one.
+fn addresses(members: &[(Cow<'_, str>, Json<'_>)]) -> Option<Vec<IpAddr>> {
+    members.iter().map(|(key, _)| key.parse().ok()).collect()
 }
 
 /// The members of the value under an address of the keyed shape: those of

@@ -121,7 +121,7 @@ impl Cx {
         read: impl FnOnce(&mut Fields<'_, 'a>) -> Result<T, FieldError>,
     ) -> Result<T, FieldError> {
         match members(json) {
-            Ok(members) => read(&mut Fields { cx: self, members }),
+            Ok(members) => self.members(members, read),
             Err(json) => Err(self.error("", format!("expected an object, found {}", json.shown()))),
         }
     }

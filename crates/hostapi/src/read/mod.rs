@@ -192,7 +192,7 @@ impl<'r> Reading<'r> {
         key: &'static str,
         mut read: impl for<'a> FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
     ) -> Result<Listing<T>, Error> {
-        let mut listing = Listing::with_capacity(0);
+        let mut listing = Listing::default();
         let mut cx = Cx::at(key);
         let mut each =
             |index, record| self.read_record(body, &mut cx, index, record, &mut read, &mut listing);
