@@ -44,11 +44,14 @@ impl Handle {
 
     /// Makes a call: `attempt` runs the generated request, once per attempt (see
     /// [`Transport::call`](crate::transport::Transport::call)).
-    pub(crate) async fn call<F, Fut>(
+    ///
+    /// Not an `async fn`, which would be one more layer around the transport's future
+    /// (moved, whole, when it starts): the span wraps that future itself.
+    pub(crate) fn call<F, Fut>(
         &self,
         operation: &'static str,
         attempt: F,
-    ) -> Result<Answer, Error>
+    ) -> impl Future<Output = Result<Answer, Error>>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = RawOutcome>,
@@ -62,7 +65,6 @@ impl Handle {
                 .call(operation, self.options, attempt),
             tracing::debug_span!("hostapi.call", operation),
         )
-        .await
     }
 
     /// Makes a v1 call the generated code cannot (a nested form, a PNG answer): `build`

@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 
+use futures::FutureExt;
 use hostapi_hooks::CallHooks;
 use reqwest::header::{HeaderName, HeaderValue};
 
@@ -111,13 +112,17 @@ impl Sent {
     }
 
     /// Runs `attempt` with a fresh record, then returns its outcome and what it sent.
-    pub(crate) async fn scope<F: Future>(attempt: F) -> (F::Output, Sent) {
-        let mut scoped = std::pin::pin!(SENT.scope(RefCell::default(), attempt));
-        let output = scoped.as_mut().await;
-        let sent = scoped
-            .take_value()
-            .map(RefCell::into_inner)
-            .unwrap_or_default();
-        (output, sent)
+    ///
+    /// Built from combinators rather than as an `async fn` or block: those keep the
+    /// future they are given beside the one they await, doubling the size of the
+    /// call's future (which every layer above moves, whole, as it starts).
+    pub(crate) fn scope<F: Future>(attempt: F) -> impl Future<Output = (F::Output, Sent)> {
+        // The record is taken while the attempt's scope is still entered (so it is
+        // there; `try_with` only keeps this from ever panicking).
+        let attempt = attempt.map(|output| {
+            let sent = SENT.try_with(RefCell::take).unwrap_or_default();
+            (output, sent)
+        });
+        SENT.scope(RefCell::default(), attempt)
     }
 }

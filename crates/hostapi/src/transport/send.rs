@@ -290,7 +290,9 @@ impl Transport {
                     },
                 }
             }
-            Err(RawError::UnexpectedResponse(response)) => error_answer(response).await,
+            // Boxed: the rarer path's future would otherwise set the size of every
+            // call's future.
+            Err(RawError::UnexpectedResponse(response)) => Box::pin(error_answer(response)).await,
             Err(RawError::CommunicationError(error)) => transport_failure(error),
             Err(RawError::Custom(message) | RawError::InvalidRequest(message)) => {
                 Attempt::NotSent(not_sent(message))
