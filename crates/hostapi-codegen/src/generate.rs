@@ -7,6 +7,7 @@ use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle};
 
 use crate::error::{CodegenError, escape_segment};
 use crate::load::Spec;
+use crate::request_builders::RequestBuilders;
 use crate::requests_only::requests_only;
 use crate::validate::validate;
 
@@ -34,6 +35,18 @@ pub fn generate(spec_path: &Path) -> Result<String, CodegenError> {
         message: format!("generated tokens are not a Rust file: {e}"),
     })?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut WithoutApiVersion, &mut file);
+    let mut requests = RequestBuilders::default();
+    syn::visit_mut::VisitMut::visit_file_mut(&mut requests, &mut file);
+    if let Some(builder) = requests.missed.first() {
+        return Err(CodegenError::Generate {
+            spec: spec.path.clone(),
+            pointer: String::new(),
+            message: format!(
+                "the generated builder {builder} does not build its request as expected: \
+                 no request() could be added"
+            ),
+        });
+    }
     let name = spec_path.file_name().map_or_else(
         || spec_path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -216,6 +229,10 @@ mod tests {
         assert!(
             source.contains("ResponseValue<ByteStream>"),
             "answers are handed over as bytes: {source}"
+        );
+        assert!(
+            source.contains("pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>>"),
+            "the builder hands its request over unsent: {source}"
         );
     }
 

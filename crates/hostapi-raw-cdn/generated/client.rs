@@ -1331,6 +1331,36 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self {
+                    client,
+                    customer_number,
+                    zone_id,
+                    job_id,
+                    timestamp,
+                    signature,
+                } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let zone_id = zone_id.map_err(Error::InvalidRequest)?;
+                let job_id = job_id.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/content/purge/{}/{}/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& zone_id.to_string()),
+                    encode_path(& job_id.to_string()), encode_path(& timestamp
+                    .to_string()), encode_path(& signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::purge_zone_content`]
 
@@ -1460,6 +1490,45 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self {
+                    client,
+                    customer_number,
+                    zone_id,
+                    timestamp,
+                    signature,
+                    body,
+                } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let zone_id = zone_id.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::PurgeRequest::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/content/purge/{}/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& zone_id.to_string()),
+                    encode_path(& timestamp.to_string()), encode_path(& signature
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .json(&body)
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_acl`]
 
@@ -1538,6 +1607,26 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, customer_number, timestamp, signature } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/customers/acl/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& timestamp.to_string()),
+                    encode_path(& signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::replace_acl`]
@@ -1646,6 +1735,34 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, customer_number, timestamp, signature, body } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| types::AclForm::try_from(v).map_err(|e| e.to_string()))
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/customers/acl/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& timestamp.to_string()),
+                    encode_path(& signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::delete_acl`]
 
@@ -1724,6 +1841,26 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, customer_number, timestamp, signature } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/customers/acl/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& timestamp.to_string()),
+                    encode_path(& signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.delete(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_sub_customer`]
@@ -1828,6 +1965,35 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self {
+                    client,
+                    customer_number,
+                    sub_customer_number,
+                    timestamp,
+                    signature,
+                } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let sub_customer_number = sub_customer_number
+                    .map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/customers/reseller/{}/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& sub_customer_number
+                    .to_string()), encode_path(& timestamp.to_string()), encode_path(&
+                    signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::upsert_sub_customer`]
@@ -1970,6 +2136,46 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self {
+                    client,
+                    customer_number,
+                    sub_customer_number,
+                    timestamp,
+                    signature,
+                    body,
+                } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let sub_customer_number = sub_customer_number
+                    .map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::SubCustomerForm::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/customers/reseller/{}/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& sub_customer_number
+                    .to_string()), encode_path(& timestamp.to_string()), encode_path(&
+                    signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_customer`]
 
@@ -2074,6 +2280,36 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self {
+                    client,
+                    customer_number,
+                    limit,
+                    offset,
+                    timestamp,
+                    signature,
+                } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let limit = limit.map_err(Error::InvalidRequest)?;
+                let offset = offset.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/customers/{}/{}/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& limit.to_string()),
+                    encode_path(& offset.to_string()), encode_path(& timestamp
+                    .to_string()), encode_path(& signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_origin`]
 
@@ -2164,6 +2400,28 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, customer_number, origin_id, timestamp, signature } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let origin_id = origin_id.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/origins/{}/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& origin_id.to_string()),
+                    encode_path(& timestamp.to_string()), encode_path(& signature
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::update_origin`]
@@ -2295,6 +2553,45 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self {
+                    client,
+                    customer_number,
+                    origin_id,
+                    timestamp,
+                    signature,
+                    body,
+                } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let origin_id = origin_id.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::OriginForm::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/origins/{}/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& origin_id.to_string()),
+                    encode_path(& timestamp.to_string()), encode_path(& signature
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .put(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_origins`]
 
@@ -2373,6 +2670,26 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, customer_number, timestamp, signature } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/origins/{}/{}/{}", client.baseurl, encode_path(& customer_number
+                    .to_string()), encode_path(& timestamp.to_string()), encode_path(&
+                    signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::create_origin`]
@@ -2484,6 +2801,36 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, customer_number, timestamp, signature, body } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::OriginForm::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/origins/{}/{}/{}", client.baseurl, encode_path(& customer_number
+                    .to_string()), encode_path(& timestamp.to_string()), encode_path(&
+                    signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
 }

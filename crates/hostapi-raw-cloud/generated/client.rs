@@ -557,6 +557,27 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, limit, offset } = self;
+                let limit = limit.map_err(Error::InvalidRequest)?;
+                let offset = offset.map_err(Error::InvalidRequest)?;
+                let url = format!("{}/cloud/v2/privateClouds", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("limit", &limit))
+                    .query(&progenitor_client::QueryParam::new("offset", &offset))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_virtual_servers`]
 
@@ -622,6 +643,27 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, limit, offset } = self;
+                let limit = limit.map_err(Error::InvalidRequest)?;
+                let offset = offset.map_err(Error::InvalidRequest)?;
+                let url = format!("{}/cloud/v2/virtualServers", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("limit", &limit))
+                    .query(&progenitor_client::QueryParam::new("offset", &offset))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_virtual_server`]
 
@@ -672,6 +714,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::update_virtual_server`]
@@ -763,6 +822,34 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id, body } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::UpdateVirtualServerRequest::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .put(url)
+                    .json(&body)
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::list_virtual_server_credentials`]
@@ -863,6 +950,33 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id, credential_type, limit, offset } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let credential_type = credential_type.map_err(Error::InvalidRequest)?;
+                let limit = limit.map_err(Error::InvalidRequest)?;
+                let offset = offset.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}/credentials/{}", client.baseurl,
+                    encode_path(& id.to_string()), encode_path(& credential_type
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("limit", &limit))
+                    .query(&progenitor_client::QueryParam::new("offset", &offset))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_virtual_server_credential`]
 
@@ -944,6 +1058,26 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id, credential_type, username } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let credential_type = credential_type.map_err(Error::InvalidRequest)?;
+                let username = username.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}/credentials/{}/{}", client.baseurl,
+                    encode_path(& id.to_string()), encode_path(& credential_type
+                    .to_string()), encode_path(& username.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_virtual_server_datatraffic_metrics`]
@@ -1065,6 +1199,39 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id, aggregation, from, granularity, to } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let aggregation = aggregation.map_err(Error::InvalidRequest)?;
+                let from = from.map_err(Error::InvalidRequest)?;
+                let granularity = granularity.map_err(Error::InvalidRequest)?;
+                let to = to.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}/metrics/datatraffic", client.baseurl,
+                    encode_path(& id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(
+                        &progenitor_client::QueryParam::new("aggregation", &aggregation),
+                    )
+                    .query(&progenitor_client::QueryParam::new("from", &from))
+                    .query(
+                        &progenitor_client::QueryParam::new("granularity", &granularity),
+                    )
+                    .query(&progenitor_client::QueryParam::new("to", &to))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::power_off_virtual_server`]
 
@@ -1115,6 +1282,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}/powerOff", client.baseurl,
+                    encode_path(& id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::power_on_virtual_server`]
@@ -1167,6 +1351,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}/powerOn", client.baseurl,
+                    encode_path(& id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::reboot_virtual_server`]
 
@@ -1218,6 +1419,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}/reboot", client.baseurl, encode_path(&
+                    id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::reinstall_virtual_server`]
 
@@ -1268,6 +1486,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/cloud/v2/virtualServers/{}/reinstall", client.baseurl,
+                    encode_path(& id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
 }

@@ -2230,6 +2230,19 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client } = self;
+                let url = format!("{}/v1/bareMetals", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_bare_metal`]
 
@@ -2280,6 +2293,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}", client.baseurl, encode_path(& bare_metal_id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::update_bare_metal_reference`]
@@ -2372,6 +2402,34 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, body } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::UpdateBareMetalReferenceForm::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}", client.baseurl, encode_path(& bare_metal_id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .put(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::install_bare_metal`]
 
@@ -2461,6 +2519,34 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, body } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::InstallBareMetalForm::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/install", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_bare_metal_installation_status`]
 
@@ -2512,6 +2598,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/installationStatus", client.baseurl,
+                    encode_path(& bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_bare_metal_ips`]
 
@@ -2562,6 +2665,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/ips", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_bare_metal_ip`]
@@ -2628,6 +2748,24 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, ip_address } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let ip_address = ip_address.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/ips/{}", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()), encode_path(& ip_address.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::update_bare_metal_ip`]
@@ -2729,6 +2867,34 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, ip_address, body } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let ip_address = ip_address.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::UpdateIpForm::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/ips/{}", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()), encode_path(& ip_address.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .put(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_bare_metal_leases`]
 
@@ -2779,6 +2945,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/leases", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::create_bare_metal_lease`]
@@ -2867,6 +3050,33 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, body } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::CreateLeaseForm::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/leases", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::delete_bare_metal_leases`]
 
@@ -2917,6 +3127,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/leases", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.delete(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_bare_metal_lease`]
@@ -2984,6 +3211,24 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, macaddress } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let macaddress = macaddress.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/leases/{}", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()), encode_path(& macaddress.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::delete_bare_metal_lease`]
 
@@ -3049,6 +3294,24 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, macaddress } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let macaddress = macaddress.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/leases/{}", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()), encode_path(& macaddress.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.delete(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_bare_metal_network_usage`]
@@ -3137,6 +3400,31 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, date_from, date_to } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let date_from = date_from.map_err(Error::InvalidRequest)?;
+                let date_to = date_to.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/networkUsage", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("dateFrom", &date_from))
+                    .query(&progenitor_client::QueryParam::new("dateTo", &date_to))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_bare_metal_bandwidth_usage`]
 
@@ -3223,6 +3511,31 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, date_from, date_to } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let date_from = date_from.map_err(Error::InvalidRequest)?;
+                let date_to = date_to.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/networkUsage/bandwidth", client.baseurl,
+                    encode_path(& bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("dateFrom", &date_from))
+                    .query(&progenitor_client::QueryParam::new("dateTo", &date_to))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_bare_metal_data_traffic_usage`]
@@ -3311,6 +3624,31 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, date_from, date_to } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let date_from = date_from.map_err(Error::InvalidRequest)?;
+                let date_to = date_to.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/networkUsage/datatraffic", client.baseurl,
+                    encode_path(& bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("dateFrom", &date_from))
+                    .query(&progenitor_client::QueryParam::new("dateTo", &date_to))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::power_cycle_bare_metal`]
 
@@ -3362,6 +3700,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/powerCycle", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_bare_metal_power_status`]
 
@@ -3412,6 +3767,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/powerStatus", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::launch_bare_metal_rescue_mode`]
@@ -3502,6 +3874,34 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, body } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::LaunchRescueModeForm::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/rescueMode", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_bare_metal_root_password`]
 
@@ -3552,6 +3952,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/rootPassword", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_bare_metal_switch_port`]
@@ -3604,6 +4021,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/switchPort", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::close_bare_metal_switch_port`]
 
@@ -3654,6 +4088,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/switchPort/close", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::open_bare_metal_switch_port`]
@@ -3706,6 +4157,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/switchPort/open", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_domains`]
 
@@ -3736,6 +4204,19 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client } = self;
+                let url = format!("{}/v1/domains", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_domain`]
@@ -3787,6 +4268,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, domainname } = self;
+                let domainname = domainname.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/domains/{}", client.baseurl, encode_path(& domainname
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::update_domain_ttl`]
@@ -3875,6 +4373,34 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, domainname, body } = self;
+                let domainname = domainname.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::UpdateDomainTtlForm::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/domains/{}", client.baseurl, encode_path(& domainname
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .put(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_dns_records`]
 
@@ -3925,6 +4451,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, domainname } = self;
+                let domainname = domainname.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/domains/{}/dnsRecords", client.baseurl, encode_path(&
+                    domainname.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::create_dns_record`]
@@ -4013,6 +4556,34 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, domainname, body } = self;
+                let domainname = domainname.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::CreateDnsRecordForm::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/domains/{}/dnsRecords", client.baseurl, encode_path(&
+                    domainname.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_dns_record`]
 
@@ -4078,6 +4649,24 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, domainname, record_id } = self;
+                let domainname = domainname.map_err(Error::InvalidRequest)?;
+                let record_id = record_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/domains/{}/dnsRecords/{}", client.baseurl, encode_path(&
+                    domainname.to_string()), encode_path(& record_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::update_dns_record`]
@@ -4181,6 +4770,35 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, domainname, record_id, body } = self;
+                let domainname = domainname.map_err(Error::InvalidRequest)?;
+                let record_id = record_id.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::UpdateDnsRecordForm::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/domains/{}/dnsRecords/{}", client.baseurl, encode_path(&
+                    domainname.to_string()), encode_path(& record_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .put(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::delete_dns_record`]
 
@@ -4246,6 +4864,24 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, domainname, record_id } = self;
+                let domainname = domainname.map_err(Error::InvalidRequest)?;
+                let record_id = record_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/domains/{}/dnsRecords/{}", client.baseurl, encode_path(&
+                    domainname.to_string()), encode_path(& record_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.delete(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::update_ip`]
@@ -4331,6 +4967,33 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, ip_address, body } = self;
+                let ip_address = ip_address.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::UpdateIpForm::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/ips/{}", client.baseurl, encode_path(& ip_address
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .put(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_operating_systems`]
 
@@ -4361,6 +5024,19 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client } = self;
+                let url = format!("{}/v1/operatingSystems", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_operating_system`]
@@ -4415,6 +5091,24 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, operating_system_id } = self;
+                let operating_system_id = operating_system_id
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/operatingSystems/{}", client.baseurl, encode_path(&
+                    operating_system_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_control_panels`]
 
@@ -4467,6 +5161,24 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, operating_system_id } = self;
+                let operating_system_id = operating_system_id
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/operatingSystems/{}/controlPanels", client.baseurl,
+                    encode_path(& operating_system_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_control_panel`]
@@ -4535,6 +5247,26 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, operating_system_id, control_panel_id } = self;
+                let operating_system_id = operating_system_id
+                    .map_err(Error::InvalidRequest)?;
+                let control_panel_id = control_panel_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/operatingSystems/{}/controlPanels/{}", client.baseurl,
+                    encode_path(& operating_system_id.to_string()), encode_path(&
+                    control_panel_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_partition_schema`]
@@ -4611,6 +5343,35 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, operating_system_id, server_pack_id } = self;
+                let operating_system_id = operating_system_id
+                    .map_err(Error::InvalidRequest)?;
+                let server_pack_id = server_pack_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/operatingSystems/{}/partitionSchema", client.baseurl,
+                    encode_path(& operating_system_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(
+                        &progenitor_client::QueryParam::new(
+                            "serverPackId",
+                            &server_pack_id,
+                        ),
+                    )
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_private_networks`]
 
@@ -4676,6 +5437,27 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, limit, offset } = self;
+                let limit = limit.map_err(Error::InvalidRequest)?;
+                let offset = offset.map_err(Error::InvalidRequest)?;
+                let url = format!("{}/v1/privateNetworks", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("limit", &limit))
+                    .query(&progenitor_client::QueryParam::new("offset", &offset))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::create_private_network`]
 
@@ -4706,6 +5488,19 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client } = self;
+                let url = format!("{}/v1/privateNetworks", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_private_network`]
@@ -4755,6 +5550,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateNetworks/{}", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::delete_private_network`]
 
@@ -4802,6 +5614,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateNetworks/{}", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.delete(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::add_private_network_bare_metal`]
@@ -4895,6 +5724,35 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, private_network_id, body } = self;
+                let private_network_id = private_network_id
+                    .map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::AddPrivateNetworkBareMetalForm::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateNetworks/{}/bareMetals", client.baseurl, encode_path(&
+                    private_network_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::remove_private_network_bare_metal`]
 
@@ -4963,6 +5821,26 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, private_network_id, bare_metal_id } = self;
+                let private_network_id = private_network_id
+                    .map_err(Error::InvalidRequest)?;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateNetworks/{}/bareMetals/{}", client.baseurl,
+                    encode_path(& private_network_id.to_string()), encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.delete(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_private_racks`]
 
@@ -4993,6 +5871,19 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client } = self;
+                let url = format!("{}/v1/privateRacks", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_private_rack`]
@@ -5045,6 +5936,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, private_rack_id } = self;
+                let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateRacks/{}", client.baseurl, encode_path(&
+                    private_rack_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_private_rack_ips`]
 
@@ -5095,6 +6003,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, private_rack_id } = self;
+                let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateRacks/{}/ips", client.baseurl, encode_path(&
+                    private_rack_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_private_rack_ip`]
@@ -5161,6 +6086,24 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, private_rack_id, ip_address } = self;
+                let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
+                let ip_address = ip_address.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateRacks/{}/ips/{}", client.baseurl, encode_path(&
+                    private_rack_id.to_string()), encode_path(& ip_address.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::update_private_rack_ip`]
@@ -5262,6 +6205,34 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, private_rack_id, ip_address, body } = self;
+                let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
+                let ip_address = ip_address.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::UpdateIpForm::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateRacks/{}/ips/{}", client.baseurl, encode_path(&
+                    private_rack_id.to_string()), encode_path(& ip_address.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .put(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::get_private_rack_network_usage`]
 
@@ -5349,6 +6320,31 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, private_rack_id, date_from, date_to } = self;
+                let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
+                let date_from = date_from.map_err(Error::InvalidRequest)?;
+                let date_to = date_to.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/privateRacks/{}/networkUsage", client.baseurl, encode_path(&
+                    private_rack_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("dateFrom", &date_from))
+                    .query(&progenitor_client::QueryParam::new("dateTo", &date_to))
+                    .headers(header_map)
+                    .build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_rescue_images`]
 
@@ -5379,6 +6375,19 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client } = self;
+                let url = format!("{}/v1/rescueImages", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::list_services`]
@@ -5411,6 +6420,19 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client } = self;
+                let url = format!("{}/v1/services", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::list_virtual_servers`]
 
@@ -5441,6 +6463,19 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client } = self;
+                let url = format!("{}/v1/virtualServers", client.baseurl,);
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::get_virtual_server`]
@@ -5488,6 +6523,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/virtualServers/{}", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::power_off_virtual_server`]
@@ -5537,6 +6589,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/virtualServers/{}/powerOff", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::power_on_virtual_server`]
 
@@ -5584,6 +6653,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/virtualServers/{}/powerOn", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
     /**Builder for [`Client::reboot_virtual_server`]
@@ -5633,6 +6719,23 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/virtualServers/{}/reboot", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
     }
     /**Builder for [`Client::reinstall_virtual_server`]
 
@@ -5680,6 +6783,23 @@ pub mod builder {
                 200..=299 => Ok(ResponseValue::stream(response)),
                 _ => Err(Error::UnexpectedResponse(response)),
             }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, id } = self;
+                let id = id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/virtualServers/{}/reinstall", client.baseurl, encode_path(& id
+                    .to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
         }
     }
 }

@@ -55,9 +55,10 @@ pub(crate) struct ClientInner {
     pub(crate) cdn_customer: Option<String>,
     /// Signs CDN paths; also the clock CDN timestamps come from.
     pub(crate) cdn_signer: Option<CdnSigner>,
-    /// The hooks of the v1 and cloud clients, for the few requests written by hand
-    /// (the install form, PNG graphs).
-    pub(crate) api_hooks: Hooks,
+    /// What v1 and cloud requests get before they are sent (the API key).
+    pub(crate) api_hooks: FacadeHooks,
+    /// What CDN requests get before they are sent (the signature).
+    pub(crate) cdn_hooks: FacadeHooks,
     pub(crate) http: reqwest::Client,
     pub(crate) base_url: Option<String>,
     pub(crate) cdn_base_url: Option<String>,
@@ -321,8 +322,8 @@ impl ClientBuilder {
                 hint: "not configured (HOSTAPI_CDN_SECRET)",
             },
         };
-        let api_hooks = Hooks::new(FacadeHooks { auth: api_auth });
-        let cdn_hooks = Hooks::new(FacadeHooks { auth: cdn_auth });
+        let api_hooks = FacadeHooks { auth: api_auth };
+        let cdn_hooks = FacadeHooks { auth: cdn_auth };
         let scrub = Scrubber::new(self.api_key.iter().chain(self.cdn_secret.iter()));
         let transport = Transport {
             retry,
@@ -344,18 +345,23 @@ impl ClientBuilder {
                 infra: hostapi_raw_infra::Client::new_with_client(
                     api_base,
                     http.clone(),
-                    api_hooks.clone(),
+                    Hooks::none(),
                 ),
                 cloud: hostapi_raw_cloud::Client::new_with_client(
                     api_base,
                     http.clone(),
-                    api_hooks.clone(),
+                    Hooks::none(),
                 ),
-                cdn: hostapi_raw_cdn::Client::new_with_client(cdn_base, http.clone(), cdn_hooks),
+                cdn: hostapi_raw_cdn::Client::new_with_client(
+                    cdn_base,
+                    http.clone(),
+                    Hooks::none(),
+                ),
                 transport,
                 cdn_customer: self.cdn_customer,
                 cdn_signer,
                 api_hooks,
+                cdn_hooks,
                 http,
                 base_url,
                 cdn_base_url,

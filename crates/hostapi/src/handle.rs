@@ -3,8 +3,9 @@
 
 use progenitor_client::Error as RawError;
 
-use crate::transport::send::RawOutcome;
-use crate::transport::{Answer, CallOptions, send_raw};
+use crate::transport::hooks::FacadeHooks;
+use crate::transport::send::Built;
+use crate::transport::{Answer, CallOptions};
 use crate::{Client, Error};
 
 /// The client and call options behind a resource handle. It owns a clone of the
@@ -42,48 +43,56 @@ impl Handle {
         &self.client.inner.cdn
     }
 
-    /// Makes a call: `attempt` runs the generated request, once per attempt (see
-    /// [`Transport::call`](crate::transport::Transport::call)).
-    ///
-    /// Not an `async fn`, which would be one more layer around the transport's future
-    /// (moved, whole, when it starts): the span wraps that future itself.
-    pub(crate) fn call<F, Fut>(
+    /// Makes a v1 or cloud call: `build` makes the request, once per attempt (see
+    /// [`Transport::call`](crate::transport::Transport::call)), usually a generated
+    /// builder's `request()`.
+    pub(crate) fn call(
         &self,
         operation: &'static str,
-        attempt: F,
-    ) -> impl Future<Output = Result<Answer, Error>>
-    where
-        F: FnMut() -> Fut,
-        Fut: Future<Output = RawOutcome>,
-    {
-        // Each call runs in its own span, under the caller's (also when a bulk read runs
-        // it as a task of its own).
-        tracing::Instrument::instrument(
-            self.client
-                .inner
-                .transport
-                .call(operation, self.options, attempt),
-            tracing::debug_span!("hostapi.call", operation),
-        )
+        build: impl FnMut() -> Built,
+    ) -> impl Future<Output = Result<Answer, Error>> {
+        self.call_with(&self.client.inner.api_hooks, operation, build)
     }
 
-    /// Makes a v1 call the generated code cannot (a nested form, a PNG answer): `build`
-    /// makes the request for each attempt, and the v1 hooks prepare it.
-    pub(crate) async fn call_raw(
+    /// Makes a CDN call (signed; see [`Handle::call`]).
+    pub(crate) fn call_cdn(
+        &self,
+        operation: &'static str,
+        build: impl FnMut() -> Built,
+    ) -> impl Future<Output = Result<Answer, Error>> {
+        self.call_with(&self.client.inner.cdn_hooks, operation, build)
+    }
+
+    /// Makes a v1 call the generated builders cannot make (a nested form, a PNG
+    /// answer): `build` makes the request with the client's HTTP client.
+    pub(crate) fn call_raw(
         &self,
         operation: &'static str,
         build: impl Fn(&reqwest::Client) -> reqwest::Result<reqwest::Request>,
-    ) -> Result<Answer, Error> {
-        let inner = &self.client.inner;
-        let hooks = &inner.api_hooks;
-        self.call(operation, || {
-            let request = build(&inner.http);
-            async move {
-                let request = request.map_err(|e| RawError::InvalidRequest(e.to_string()))?;
-                send_raw(hooks, &inner.http, request).await
-            }
+    ) -> impl Future<Output = Result<Answer, Error>> {
+        let http = &self.client.inner.http;
+        self.call(operation, move || {
+            build(http).map_err(|e| Box::new(RawError::InvalidRequest(e.to_string())))
         })
-        .await
+    }
+
+    /// Not an `async fn`, which would be one more layer around the transport's future
+    /// (moved, whole, when it starts): the span wraps that future itself.
+    fn call_with(
+        &self,
+        hooks: &FacadeHooks,
+        operation: &'static str,
+        build: impl FnMut() -> Built,
+    ) -> impl Future<Output = Result<Answer, Error>> {
+        let inner = &self.client.inner;
+        // Each call runs in its own span, under the caller's (also when a bulk read runs
+        // it as a task of its own).
+        tracing::Instrument::instrument(
+            inner
+                .transport
+                .call(operation, self.options, hooks, &inner.http, build),
+            tracing::debug_span!("hostapi.call", operation),
+        )
     }
 }
 

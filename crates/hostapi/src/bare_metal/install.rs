@@ -411,7 +411,7 @@ impl BareMetals {
                             raid_level: request.raid_level.map(i64::from),
                             number_disks: request.number_disks.map(i64::from),
                         })
-                        .send()
+                        .request()
                 })
                 .await?;
             return Ok(());
@@ -501,7 +501,7 @@ impl BareMetals {
                     .launch_bare_metal_rescue_mode()
                     .bare_metal_id(id.as_str())
                     .body(hostapi_raw_infra::types::LaunchRescueModeForm { os_id })
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())

@@ -37,7 +37,7 @@ impl BareMetalIps {
                     infra
                         .list_bare_metal_ips()
                         .bare_metal_id(id.as_str())
-                        .send()
+                        .request()
                 })
                 .await?;
             answer.list_at(ips::read::IPS, ips::read::wrapped_ip)
@@ -54,7 +54,7 @@ impl BareMetalIps {
                     .get_bare_metal_ip()
                     .bare_metal_id(self.id.as_str())
                     .ip_address(ip.to_string())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(ips::read::wrapped_ip)
@@ -74,7 +74,7 @@ impl BareMetalIps {
                     .bare_metal_id(self.id.as_str())
                     .ip_address(ip.to_string())
                     .body(ips::update_form(change))
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(ips::read::wrapped_ip)

@@ -108,7 +108,7 @@ impl BareMetalLeases {
                     infra
                         .list_bare_metal_leases()
                         .bare_metal_id(id.as_str())
-                        .send()
+                        .request()
                 })
                 .await?;
             answer.list(leases, lease)
@@ -126,7 +126,7 @@ impl BareMetalLeases {
                     .get_bare_metal_lease()
                     .bare_metal_id(self.id.as_str())
                     .macaddress(mac.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(single_lease)
@@ -153,7 +153,7 @@ impl BareMetalLeases {
                         boot_server_host_name: lease.boot_server.to_string(),
                         domain_name_server_ip: lease.dns_server.to_string(),
                     })
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())
@@ -167,7 +167,7 @@ impl BareMetalLeases {
                 infra
                     .delete_bare_metal_leases()
                     .bare_metal_id(self.id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())
@@ -182,7 +182,7 @@ impl BareMetalLeases {
                     .delete_bare_metal_lease()
                     .bare_metal_id(self.id.as_str())
                     .macaddress(mac.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())

@@ -75,7 +75,7 @@ impl BareMetals {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listBareMetals", || infra.list_bare_metals().send())
+                .call("listBareMetals", || infra.list_bare_metals().request())
                 .await?;
             answer.list_at(read::SERVERS, read::wrapped_server)
         })
@@ -88,7 +88,7 @@ impl BareMetals {
         let answer = self
             .handle
             .call("getBareMetal", || {
-                infra.get_bare_metal().bare_metal_id(id.as_str()).send()
+                infra.get_bare_metal().bare_metal_id(id.as_str()).request()
             })
             .await?;
         answer.one(read::wrapped_server)
@@ -118,7 +118,7 @@ impl BareMetals {
                     .body(hostapi_raw_infra::types::UpdateBareMetalReferenceForm {
                         reference: reference.to_owned(),
                     })
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::wrapped_server)
@@ -150,7 +150,7 @@ impl BareMetals {
                 infra
                     .get_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -166,7 +166,7 @@ impl BareMetals {
                 infra
                     .open_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -182,7 +182,7 @@ impl BareMetals {
                 infra
                     .close_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -198,7 +198,7 @@ impl BareMetals {
                 infra
                     .get_bare_metal_power_status()
                     .bare_metal_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::power_status)
@@ -214,7 +214,7 @@ impl BareMetals {
                 infra
                     .power_cycle_bare_metal()
                     .bare_metal_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())
@@ -274,7 +274,7 @@ impl BareMetals {
                 infra
                     .get_bare_metal_installation_status()
                     .bare_metal_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         let status = answer.one(read::installation_status)?;
@@ -292,7 +292,7 @@ impl BareMetals {
                 infra
                     .get_bare_metal_root_password()
                     .bare_metal_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::passwords)

@@ -124,7 +124,7 @@ impl BareMetals {
                     .bare_metal_id(id.as_str())
                     .date_from(from.clone())
                     .date_to(to.clone())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(combined)
@@ -147,7 +147,7 @@ impl BareMetals {
                     .bare_metal_id(id.as_str())
                     .date_from(from.clone())
                     .date_to(to.clone())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(bandwidth_answer)
@@ -170,7 +170,7 @@ impl BareMetals {
                     .bare_metal_id(id.as_str())
                     .date_from(from.clone())
                     .date_to(to.clone())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(data_traffic_answer)

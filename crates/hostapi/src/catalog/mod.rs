@@ -77,7 +77,7 @@ impl OperatingSystems {
             let infra = handle.infra();
             let answer = handle
                 .call("listOperatingSystems", || {
-                    infra.list_operating_systems().send()
+                    infra.list_operating_systems().request()
                 })
                 .await?;
             answer.list_at(read::OPERATING_SYSTEMS, read::operating_system)
@@ -95,7 +95,7 @@ impl OperatingSystems {
                 infra
                     .get_operating_system()
                     .operating_system_id(numeric)
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::operating_system)
@@ -128,7 +128,7 @@ impl OperatingSystems {
                     .get_partition_schema()
                     .operating_system_id(numeric)
                     .server_pack_id(server.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::partition_schema)
@@ -158,7 +158,7 @@ impl ControlPanels {
                     infra
                         .list_control_panels()
                         .operating_system_id(numeric)
-                        .send()
+                        .request()
                 })
                 .await?;
             answer.list_at(read::CONTROL_PANELS, read::control_panel)
@@ -177,7 +177,7 @@ impl ControlPanels {
                     .get_control_panel()
                     .operating_system_id(os)
                     .control_panel_id(panel)
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::control_panel)
@@ -200,7 +200,7 @@ impl RescueImages {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listRescueImages", || infra.list_rescue_images().send())
+                .call("listRescueImages", || infra.list_rescue_images().request())
                 .await?;
             answer.list_at(read::RESCUE_IMAGES, read::rescue_image)
         })
@@ -222,7 +222,7 @@ impl Services {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("listServices", || infra.list_services().send())
+            .call("listServices", || infra.list_services().request())
             .await?;
         answer.one(|_, json| Ok(ServiceList::new(json.into_value())))
     }

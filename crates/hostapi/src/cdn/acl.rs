@@ -104,12 +104,12 @@ impl Acls {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call("getAcl", || {
+            .call_cdn("getAcl", || {
                 cdn.get_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .send()
+                    .request()
             })
             .await?;
         let customer = signed.customer;
@@ -125,13 +125,13 @@ impl Acls {
         let cdn = self.handle.cdn();
         let handle = self.handle.clone().retrying_unsafe();
         let answer = handle
-            .call("replaceAcl", || {
+            .call_cdn("replaceAcl", || {
                 cdn.replace_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(raw::AclForm { acl: text.clone() })
-                    .send()
+                    .request()
             })
             .await?;
         let customer = signed.customer;
@@ -156,12 +156,12 @@ impl Acls {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call("deleteAcl", || {
+            .call_cdn("deleteAcl", || {
                 cdn.delete_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .send()
+                    .request()
             })
             .await?;
         let customer = signed.customer;

@@ -157,14 +157,14 @@ impl CdnCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call("getCustomer", || {
+            .call_cdn("getCustomer", || {
                 cdn.get_customer()
                     .customer_number(signed.customer)
                     .limit(20)
                     .offset(0)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(customer_answer)
@@ -187,13 +187,13 @@ impl SubCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call("getSubCustomer", || {
+            .call_cdn("getSubCustomer", || {
                 cdn.get_sub_customer()
                     .customer_number(signed.customer)
                     .sub_customer_number(number.as_str())
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(|cx, body| payload(cx, body, |cx, json| the_one(cx, json, number)))
@@ -212,14 +212,14 @@ impl SubCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call("upsertSubCustomer", || {
+            .call_cdn("upsertSubCustomer", || {
                 cdn.upsert_sub_customer()
                     .customer_number(signed.customer)
                     .sub_customer_number(number.as_str())
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(|cx, body| payload(cx, body, |cx, json| the_one(cx, json, number)))

@@ -256,12 +256,12 @@ impl Origins {
             let signed = signing(&handle)?;
             let cdn = handle.cdn();
             let answer = handle
-                .call("listOrigins", || {
+                .call_cdn("listOrigins", || {
                     cdn.list_origins()
                         .customer_number(signed.customer)
                         .timestamp(signed.timestamp())
                         .signature(signed.signature())
-                        .send()
+                        .request()
                 })
                 .await?;
             answer.list(origin_items, origin)
@@ -275,13 +275,13 @@ impl Origins {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call("getOrigin", || {
+            .call_cdn("getOrigin", || {
                 cdn.get_origin()
                     .customer_number(signed.customer)
                     .origin_id(number)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(|cx, body| payload(cx, body, origin))
@@ -308,13 +308,13 @@ impl Origins {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call("createOrigin", || {
+            .call_cdn("createOrigin", || {
                 cdn.create_origin()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(|cx, body| payload(cx, body, origin))
@@ -343,14 +343,14 @@ impl Origins {
         let signed = signing(&self.handle)?;
         let cdn = self.handle.cdn();
         self.handle
-            .call("updateOrigin", || {
+            .call_cdn("updateOrigin", || {
                 cdn.update_origin()
                     .customer_number(signed.customer)
                     .origin_id(number)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())

@@ -72,7 +72,7 @@ impl CloudServers {
                                 .list_virtual_servers()
                                 .limit(limit)
                                 .offset(offset)
-                                .send()
+                                .request()
                         })
                         .await?;
                     let mut total_count = None;
@@ -98,7 +98,7 @@ impl CloudServers {
         let answer = self
             .handle
             .call("getVirtualServer", || {
-                cloud.get_virtual_server().id(id.as_str()).send()
+                cloud.get_virtual_server().id(id.as_str()).request()
             })
             .await?;
         answer.one(read::server)
@@ -118,7 +118,7 @@ impl CloudServers {
                     .body(raw::UpdateVirtualServerRequest {
                         reference: reference.to_owned(),
                     })
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::server)
@@ -149,7 +149,7 @@ impl CloudServers {
         let answer = self
             .handle
             .call("powerOnVirtualServer", || {
-                cloud.power_on_virtual_server().id(id.as_str()).send()
+                cloud.power_on_virtual_server().id(id.as_str()).request()
             })
             .await?;
         answer.one(read::job)
@@ -161,7 +161,7 @@ impl CloudServers {
         let answer = self
             .handle
             .call("powerOffVirtualServer", || {
-                cloud.power_off_virtual_server().id(id.as_str()).send()
+                cloud.power_off_virtual_server().id(id.as_str()).request()
             })
             .await?;
         answer.one(read::job)
@@ -174,7 +174,7 @@ impl CloudServers {
         let answer = self
             .handle
             .call("rebootVirtualServer", || {
-                cloud.reboot_virtual_server().id(id.as_str()).send()
+                cloud.reboot_virtual_server().id(id.as_str()).request()
             })
             .await?;
         answer.one(read::job)
@@ -188,7 +188,7 @@ impl CloudServers {
         let answer = self
             .handle
             .call("reinstallVirtualServer", || {
-                cloud.reinstall_virtual_server().id(id.as_str()).send()
+                cloud.reinstall_virtual_server().id(id.as_str()).request()
             })
             .await?;
         answer.one(read::job)
@@ -277,7 +277,7 @@ impl CloudServers {
                 if let Some(granularity) = &wire.granularity {
                     call = call.granularity(granularity.clone());
                 }
-                call.send()
+                call.request()
             })
             .await?;
         answer.one(metrics::metrics(query))
@@ -350,7 +350,7 @@ impl Credentials {
                                 .credential_type(asked.as_wire())
                                 .limit(limit)
                                 .offset(offset)
-                                .send()
+                                .request()
                         })
                         .await?;
                     let mut total_count = None;
@@ -388,7 +388,7 @@ impl Credentials {
                     .id(self.server.as_str())
                     .credential_type(credential_type.as_wire())
                     .username(username.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::credential(&credential_type))

@@ -31,7 +31,9 @@ impl PrivateClouds {
         List::once(async move {
             let cloud = handle.cloud();
             let answer = handle
-                .call("listPrivateClouds", || cloud.list_private_clouds().send())
+                .call("listPrivateClouds", || {
+                    cloud.list_private_clouds().request()
+                })
                 .await?;
             let mut total = None;
             let listing = answer.list(

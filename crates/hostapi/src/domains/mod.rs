@@ -52,7 +52,7 @@ impl Domains {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listDomains", || infra.list_domains().send())
+                .call("listDomains", || infra.list_domains().request())
                 .await?;
             answer.list_at(read::DOMAINS, read::wrapped_domain)
         })
@@ -65,7 +65,7 @@ impl Domains {
         let answer = self
             .handle
             .call("getDomain", || {
-                infra.get_domain().domainname(domain.as_str()).send()
+                infra.get_domain().domainname(domain.as_str()).request()
             })
             .await?;
         answer.one(read::wrapped_domain)
@@ -87,7 +87,7 @@ impl Domains {
                     .body(raw::UpdateDomainTtlForm {
                         ttl: i64::from(ttl),
                     })
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::wrapped_domain)
@@ -141,7 +141,10 @@ impl DnsRecords {
             let infra = handle.infra();
             let answer = handle
                 .call("listDnsRecords", || {
-                    infra.list_dns_records().domainname(domain.as_str()).send()
+                    infra
+                        .list_dns_records()
+                        .domainname(domain.as_str())
+                        .request()
                 })
                 .await?;
             answer.list_at(read::RECORDS, read::wrapped_record)
@@ -158,7 +161,7 @@ impl DnsRecords {
                     .get_dns_record()
                     .domainname(self.domain.as_str())
                     .record_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -192,7 +195,7 @@ impl DnsRecords {
                         content: record.content.clone(),
                         priority: record.priority.map(i64::from),
                     })
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -235,7 +238,7 @@ impl DnsRecords {
                         content: Some(update.content.clone()),
                         priority: update.priority.map(i64::from),
                     })
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -251,7 +254,7 @@ impl DnsRecords {
                     .delete_dns_record()
                     .domainname(self.domain.as_str())
                     .record_id(id.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())

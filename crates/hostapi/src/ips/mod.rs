@@ -44,7 +44,7 @@ impl Ips {
                     .update_ip()
                     .ip_address(ip.to_string())
                     .body(update_form(change))
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::wrapped_ip)

@@ -74,9 +74,9 @@ impl PrivateNetworks {
                         .call("listPrivateNetworks", || {
                             let request = infra.list_private_networks();
                             if offset == 0 {
-                                request.send()
+                                request.request()
                             } else {
-                                request.limit(limit).offset(offset).send()
+                                request.limit(limit).offset(offset).request()
                             }
                         })
                         .await?;
@@ -105,7 +105,7 @@ impl PrivateNetworks {
         let answer = self
             .handle
             .call("createPrivateNetwork", || {
-                infra.create_private_network().send()
+                infra.create_private_network().request()
             })
             .await?;
         answer.one(read::created)
@@ -119,7 +119,7 @@ impl PrivateNetworks {
         let answer = self
             .handle
             .call("getPrivateNetwork", || {
-                infra.get_private_network().id(numeric).send()
+                infra.get_private_network().id(numeric).request()
             })
             .await?;
         answer.one(read::detail_in_array(network))
@@ -133,7 +133,7 @@ impl PrivateNetworks {
         let answer = self
             .handle
             .call("deletePrivateNetwork", || {
-                infra.delete_private_network().id(numeric).send()
+                infra.delete_private_network().id(numeric).request()
             })
             .await?;
         if answer.is_empty() {
@@ -163,7 +163,7 @@ impl PrivateNetworks {
                     .body(hostapi_raw_infra::types::AddPrivateNetworkBareMetalForm {
                         bare_metal_id: server,
                     })
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())
@@ -186,7 +186,7 @@ impl PrivateNetworks {
                     .remove_private_network_bare_metal()
                     .private_network_id(network)
                     .bare_metal_id(server.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         Ok(())

@@ -42,7 +42,7 @@ impl PrivateRacks {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listPrivateRacks", || infra.list_private_racks().send())
+                .call("listPrivateRacks", || infra.list_private_racks().request())
                 .await?;
             answer.list_at(read::RACKS, read::wrapped_rack)
         })
@@ -57,7 +57,7 @@ impl PrivateRacks {
                 infra
                     .get_private_rack()
                     .private_rack_id(rack.as_str())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(read::wrapped_rack)
@@ -94,7 +94,7 @@ impl PrivateRacks {
                     .private_rack_id(rack.as_str())
                     .date_from(from.format("%d-%m-%Y").to_string())
                     .date_to(to.format("%d-%m-%Y").to_string())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(|_, json| Ok(RackNetworkUsage::new(json.into_value())))
@@ -130,7 +130,7 @@ impl RackIps {
                     infra
                         .list_private_rack_ips()
                         .private_rack_id(rack.as_str())
-                        .send()
+                        .request()
                 })
                 .await?;
             answer.list_at(ips::read::IPS, ips::read::wrapped_ip)
@@ -147,7 +147,7 @@ impl RackIps {
                     .get_private_rack_ip()
                     .private_rack_id(self.rack.as_str())
                     .ip_address(ip.to_string())
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(ips::read::wrapped_ip)
@@ -167,7 +167,7 @@ impl RackIps {
                     .private_rack_id(self.rack.as_str())
                     .ip_address(ip.to_string())
                     .body(ips::update_form(change))
-                    .send()
+                    .request()
             })
             .await?;
         answer.one(ips::read::wrapped_ip)

@@ -1,10 +1,6 @@
 //! What every request gets before it is sent: the credentials of its interface, and a
 //! note of what was sent (method and path) for the call's record.
 
-use std::cell::RefCell;
-
-use futures::FutureExt;
-use hostapi_hooks::CallHooks;
 use reqwest::header::{HeaderName, HeaderValue};
 
 use crate::signing::CdnSigner;
@@ -26,7 +22,7 @@ pub(crate) enum Auth {
     },
 }
 
-/// The facade's [`CallHooks`].
+/// What the requests of one interface get before they are sent.
 #[derive(Debug)]
 pub(crate) struct FacadeHooks {
     pub(crate) auth: Auth,
@@ -34,12 +30,14 @@ pub(crate) struct FacadeHooks {
 
 const X_SVC_AUTH: HeaderName = HeaderName::from_static("x-svc-auth");
 
-/// Separates the setting from the reason in an error raised by `prepare` (which can
-/// only pass a string through the generated code).
+/// Separates the setting from the reason in an error raised by `prepare`.
 pub(crate) const PREPARE_ERROR_SEPARATOR: &str = ": ";
 
-impl CallHooks for FacadeHooks {
-    fn prepare(&self, request: &mut reqwest::Request) -> Result<(), String> {
+impl FacadeHooks {
+    /// Adds what proves who is calling (and `Accept`), and returns what is sent, for
+    /// the call's record. An error stops the call before anything is sent: the missing
+    /// setting, then [`PREPARE_ERROR_SEPARATOR`], then how to provide it.
+    pub(crate) fn prepare(&self, request: &mut reqwest::Request) -> Result<Sent, String> {
         // Every answer the facade reads is JSON but the graphs, which ask for PNG
         // themselves; the usage views answer JSON or PNG by `Accept` (quirk 9), so a
         // request that accepts anything asks for JSON.
@@ -66,18 +64,17 @@ impl CallHooks for FacadeHooks {
                 return Err(format!("{argument}{PREPARE_ERROR_SEPARATOR}{hint}"));
             }
         }
-        Sent::record(request.method(), path);
-        Ok(())
+        Ok(Sent {
+            method: method_name(request.method()),
+            path,
+        })
     }
 }
 
-/// What the last attempt of the call in progress sent: filled in by the hooks, which
-/// see the request the generated code built, and read by the transport, which does
-/// not. The attempt owns its record (a task-local value, taken back when the attempt
-/// ends), so no lock guards it.
+/// What an attempt sent, for the call's record.
 #[derive(Debug, Default)]
 pub(crate) struct Sent {
-    /// The method (`GET`), or empty before a request was built.
+    /// The method (`GET`), or empty when no request was built.
     pub(crate) method: &'static str,
     pub(crate) path: String,
 }
@@ -94,35 +91,5 @@ fn method_name(method: &reqwest::Method) -> &'static str {
         Method::HEAD => "HEAD",
         Method::OPTIONS => "OPTIONS",
         _ => "OTHER",
-    }
-}
-
-tokio::task_local! {
-    static SENT: RefCell<Sent>;
-}
-
-impl Sent {
-    fn record(method: &reqwest::Method, path: String) {
-        let _ = SENT.try_with(|slot| {
-            *slot.borrow_mut() = Sent {
-                method: method_name(method),
-                path,
-            };
-        });
-    }
-
-    /// Runs `attempt` with a fresh record, then returns its outcome and what it sent.
-    ///
-    /// Built from combinators rather than as an `async fn` or block: those keep the
-    /// future they are given beside the one they await, doubling the size of the
-    /// call's future (which every layer above moves, whole, as it starts).
-    pub(crate) fn scope<F: Future>(attempt: F) -> impl Future<Output = (F::Output, Sent)> {
-        // The record is taken while the attempt's scope is still entered (so it is
-        // there; `try_with` only keeps this from ever panicking).
-        let attempt = attempt.map(|output| {
-            let sent = SENT.try_with(RefCell::take).unwrap_or_default();
-            (output, sent)
-        });
-        SENT.scope(RefCell::default(), attempt)
     }
 }

@@ -6,7 +6,7 @@
 //!    ▼
 //!  Transport::call(operation, || request)   send.rs: one call, attempt after attempt
 //!    │  each attempt:
-//!    │    the generated code builds the request    hostapi-raw-* (path, query, form body)
+//!    │    a generated builder makes the request    hostapi-raw-*: `request()` (path, query, body)
 //!    │    hooks.prepare adds the credentials      hooks.rs (X-Svc-Auth, or the CDN signature)
 //!    │    reqwest sends it                         no redirect followed, no Referer sent
 //!    │    the answer is read to its end, bounded   2XX: at most max_answer_bytes; else 64 KiB
@@ -19,13 +19,16 @@
 //!  the domain value (BareMetalServer)
 //! ```
 //!
-//! The generated calls hand every answer over as bytes (the code generator declares
-//! them so; see `hostapi-codegen`), so nothing is decoded twice. Each finished call logs
-//! one `hostapi: call` line at debug level (operation, method, path, status, attempts,
-//! time, ok); retries log at info.
+//! The generated code only builds requests (each builder's `request()`, which
+//! `hostapi-codegen` adds beside progenitor's `send()`): the facade prepares, sends and
+//! reads them itself, so it holds each request it sends (its method and path go into the
+//! call's record) and each answer it reads, and nothing is decoded twice. Requests the
+//! generated builders cannot make (a nested form, a PNG answer) are built by hand and go
+//! the same way. Each finished call logs one `hostapi: call` line at debug level
+//! (operation, method, path, status, attempts, time, ok); retries log at info.
 
 pub(crate) mod hooks;
 pub(crate) mod retry;
 pub(crate) mod send;
 
-pub(crate) use send::{Answer, CallOptions, Transport, send_raw};
+pub(crate) use send::{Answer, CallOptions, Transport};

@@ -4,11 +4,10 @@
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures::StreamExt;
-use progenitor_client::{ByteStream, Error as RawError, ResponseValue};
+use progenitor_client::Error as RawError;
 use tokio::time::Instant;
 
-use super::hooks::{PREPARE_ERROR_SEPARATOR, Sent};
+use super::hooks::{FacadeHooks, PREPARE_ERROR_SEPARATOR, Sent};
 use super::retry::{Decision, Failure, RetryPolicy, retry_after};
 use crate::error::{
     CallInfo, ErrorBody, RedirectError, StatusError, TooLargeError, TransportCause, TransportError,
@@ -17,9 +16,9 @@ use crate::read::{ReadMode, Reading};
 use crate::scrub::Scrubber;
 use crate::{Error, Listing};
 
-/// What the generated code (or a hand-written request) gives for one attempt: a `2XX`
-/// answer as bytes, or progenitor's error (`UnexpectedResponse` for any other status).
-pub(crate) type RawOutcome = Result<ResponseValue<ByteStream>, RawError<()>>;
+/// A request for one attempt, as the generated builders' `request()` makes it (or an
+/// error naming the argument it could not convert).
+pub(crate) type Built = Result<reqwest::Request, Box<RawError<()>>>;
 
 /// How every call of one client is made and read.
 #[derive(Debug, Clone)]
@@ -114,9 +113,10 @@ impl Attempt {
 }
 
 impl Transport {
-    /// Makes one call: `attempt` runs the generated request (it is called again for
-    /// each retry, so a CDN signature is fresh), and each answer is read to the end,
-    /// at most [`Transport::max_answer_bytes`] of it.
+    /// Makes one call: `build` makes the request (it is called again for each retry),
+    /// `hooks` prepare it (credentials; a CDN signature is made fresh each time),
+    /// `http` sends it, and its answer is read to the end, at most
+    /// [`Transport::max_answer_bytes`] of it.
     ///
     /// Retries follow the [`RetryPolicy`]: reads and idempotent writes (PUT, DELETE)
     /// on every failure that may pass; POST only when the request never left, unless
@@ -130,16 +130,14 @@ impl Transport {
     /// - a failure after a request that may have reached the service (a server error,
     ///   an answer lost or cut): [`Error::OutcomeUnknown`], keeping the cause;
     /// - anything else: the error, and nothing was applied.
-    pub(crate) async fn call<F, Fut>(
+    pub(crate) async fn call(
         &self,
         operation: &'static str,
         options: CallOptions,
-        mut attempt: F,
-    ) -> Result<Answer, Error>
-    where
-        F: FnMut() -> Fut,
-        Fut: Future<Output = RawOutcome>,
-    {
+        hooks: &FacadeHooks,
+        http: &reqwest::Client,
+        mut build: impl FnMut() -> Built,
+    ) -> Result<Answer, Error> {
         let started = Instant::now();
         let mut attempts = 0u32;
         let mut may_have_applied = false;
@@ -150,18 +148,20 @@ impl Transport {
                 .deadline
                 .saturating_sub(started.elapsed())
                 .min(self.attempt_timeout);
-            let (outcome, sent) = Sent::scope(async {
-                // The attempt's future (the generated request and reqwest's, large) is
-                // boxed, so that the futures wrapping it stay small as they move.
-                match tokio::time::timeout(budget, self.attempt(Box::pin(attempt()))).await {
-                    Ok(outcome) => outcome,
-                    Err(_) => Attempt::Transport {
-                        cause: TransportCause::Timeout,
-                        source: None,
-                    },
+            let (outcome, sent) = match prepared(build(), hooks) {
+                Ok((request, sent)) => {
+                    let pending = self.attempt(http.execute(request));
+                    let outcome = match tokio::time::timeout(budget, pending).await {
+                        Ok(outcome) => outcome,
+                        Err(_) => Attempt::Transport {
+                            cause: TransportCause::Timeout,
+                            source: None,
+                        },
+                    };
+                    (outcome, sent)
                 }
-            })
-            .await;
+                Err(error) => (Attempt::NotSent(error), Sent::default()),
+            };
             let write = !matches!(sent.method, "GET" | "HEAD" | "");
             let delete = sent.method == "DELETE";
             let idempotent_write = delete || sent.method == "PUT";
@@ -253,51 +253,53 @@ impl Transport {
     }
 
     /// Runs one attempt and reads its answer.
-    async fn attempt(&self, pending: impl Future<Output = RawOutcome>) -> Attempt {
-        match pending.await {
-            Ok(answer) => {
-                let status = answer.status().as_u16();
-                let content_type = answer.headers().get(reqwest::header::CONTENT_TYPE).cloned();
-                let mut stream = answer.into_inner_stream();
-                // Most answers come in one chunk, kept as it came; the chunks of a
-                // longer one are joined in `joined`.
-                let mut first = Bytes::new();
-                let mut joined = Vec::new();
-                while let Some(chunk) = stream.next().await {
-                    match chunk {
-                        Ok(chunk)
-                            if first.len() + joined.len() + chunk.len() > self.max_answer_bytes =>
-                        {
-                            // Dropping the stream closes the connection: the rest is
-                            // never read.
-                            return Attempt::TooLarge { status };
-                        }
-                        Ok(chunk) if first.is_empty() && joined.is_empty() => first = chunk,
-                        Ok(chunk) => {
-                            joined.extend_from_slice(&std::mem::take(&mut first));
-                            joined.extend_from_slice(&chunk);
-                        }
-                        Err(error) => return transport_failure(error),
-                    }
-                }
-                Attempt::Answer {
-                    status,
-                    content_type,
-                    body: if joined.is_empty() {
-                        first
-                    } else {
-                        Bytes::from(joined)
-                    },
-                }
-            }
+    async fn attempt(
+        &self,
+        pending: impl Future<Output = reqwest::Result<reqwest::Response>>,
+    ) -> Attempt {
+        let mut response = match pending.await {
+            Ok(response) => response,
+            Err(error) => return transport_failure(error),
+        };
+        if !response.status().is_success() {
             // Boxed: the rarer path's future would otherwise set the size of every
             // call's future.
-            Err(RawError::UnexpectedResponse(response)) => Box::pin(error_answer(response)).await,
-            Err(RawError::CommunicationError(error)) => transport_failure(error),
-            Err(RawError::Custom(message) | RawError::InvalidRequest(message)) => {
-                Attempt::NotSent(not_sent(message))
+            return Box::pin(error_answer(response)).await;
+        }
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .cloned();
+        // Most answers come in one chunk, kept as it came; the chunks of a longer one
+        // are joined in `joined`.
+        let mut first = Bytes::new();
+        let mut joined = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk))
+                    if first.len() + joined.len() + chunk.len() > self.max_answer_bytes =>
+                {
+                    // Dropping the answer closes the connection: the rest is never read.
+                    return Attempt::TooLarge { status };
+                }
+                Ok(Some(chunk)) if first.is_empty() && joined.is_empty() => first = chunk,
+                Ok(Some(chunk)) => {
+                    joined.extend_from_slice(&std::mem::take(&mut first));
+                    joined.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(error) => return transport_failure(error),
             }
-            Err(other) => Attempt::NotSent(Error::invalid("request", other)),
+        }
+        Attempt::Answer {
+            status,
+            content_type,
+            body: if joined.is_empty() {
+                first
+            } else {
+                Bytes::from(joined)
+            },
         }
     }
 
@@ -342,23 +344,18 @@ impl Transport {
     }
 }
 
-/// One attempt of a request the generated code cannot make (a nested form, a PNG
-/// answer): prepared by the same hooks as generated requests, then sent once.
-pub(crate) async fn send_raw(
-    hooks: &hostapi_hooks::Hooks,
-    http: &reqwest::Client,
-    mut request: reqwest::Request,
-) -> RawOutcome {
-    hooks.prepare(&mut request).map_err(RawError::Custom)?;
-    let response = http
-        .execute(request)
-        .await
-        .map_err(RawError::CommunicationError)?;
-    if response.status().is_success() {
-        Ok(ResponseValue::stream(response))
-    } else {
-        Err(RawError::UnexpectedResponse(response))
-    }
+/// An attempt's request, built and prepared, with what it sends; or why it is not sent
+/// (an argument the builder could not convert, a missing setting).
+fn prepared(built: Built, hooks: &FacadeHooks) -> Result<(reqwest::Request, Sent), Error> {
+    let mut request = match built.map_err(|error| *error) {
+        Ok(request) => request,
+        Err(RawError::Custom(message) | RawError::InvalidRequest(message)) => {
+            return Err(not_sent(message));
+        }
+        Err(other) => return Err(Error::invalid("request", other)),
+    };
+    let sent = hooks.prepare(&mut request).map_err(not_sent)?;
+    Ok((request, sent))
 }
 
 fn transport_failure(error: reqwest::Error) -> Attempt {
@@ -369,7 +366,7 @@ fn transport_failure(error: reqwest::Error) -> Attempt {
 }
 
 /// A request stopped before sending: the hooks name the missing setting; the
-/// generated code names the argument it could not convert.
+/// generated builder names the argument it could not convert.
 fn not_sent(message: String) -> Error {
     match message.split_once(PREPARE_ERROR_SEPARATOR) {
         Some((argument, reason)) if !argument.contains(' ') => Error::invalid(argument, reason),

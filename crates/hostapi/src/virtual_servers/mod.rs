@@ -55,7 +55,9 @@ impl VirtualServers {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listVirtualServers", || infra.list_virtual_servers().send())
+                .call("listVirtualServers", || {
+                    infra.list_virtual_servers().request()
+                })
                 .await?;
             answer.list_at(read::SERVERS, read::server)
         })
@@ -68,7 +70,7 @@ impl VirtualServers {
         let answer = self
             .handle
             .call("getVirtualServer", || {
-                infra.get_virtual_server().id(numeric).send()
+                infra.get_virtual_server().id(numeric).request()
             })
             .await?;
         let listing = answer.list_at(read::SERVERS, read::server)?;
@@ -95,7 +97,7 @@ impl VirtualServers {
     /// Powers a server on. The service works asynchronously and answers with a job.
     pub async fn power_on(&self, id: &VirtualServerId) -> Result<Job, Error> {
         self.power("powerOnVirtualServer", id, |infra, n| {
-            infra.power_on_virtual_server().id(n).send()
+            infra.power_on_virtual_server().id(n).request()
         })
         .await
     }
@@ -103,7 +105,7 @@ impl VirtualServers {
     /// Powers a server off (asynchronously; answers with a job).
     pub async fn power_off(&self, id: &VirtualServerId) -> Result<Job, Error> {
         self.power("powerOffVirtualServer", id, |infra, n| {
-            infra.power_off_virtual_server().id(n).send()
+            infra.power_off_virtual_server().id(n).request()
         })
         .await
     }
@@ -111,7 +113,7 @@ impl VirtualServers {
     /// Reboots a server (asynchronously; answers with a job).
     pub async fn reboot(&self, id: &VirtualServerId) -> Result<Job, Error> {
         self.power("rebootVirtualServer", id, |infra, n| {
-            infra.reboot_virtual_server().id(n).send()
+            infra.reboot_virtual_server().id(n).request()
         })
         .await
     }
@@ -120,22 +122,18 @@ impl VirtualServers {
     /// answers with a job). Everything on its disks is lost.
     pub async fn reinstall(&self, id: &VirtualServerId) -> Result<Job, Error> {
         self.power("reinstallVirtualServer", id, |infra, n| {
-            infra.reinstall_virtual_server().id(n).send()
+            infra.reinstall_virtual_server().id(n).request()
         })
         .await
     }
 
     /// One of the power calls: `request` makes the generated request for a numeric id.
-    async fn power<'h, F, Fut>(
-        &'h self,
+    async fn power(
+        &self,
         operation: &'static str,
         id: &VirtualServerId,
-        request: F,
-    ) -> Result<Job, Error>
-    where
-        F: Fn(&'h hostapi_raw_infra::Client, i64) -> Fut,
-        Fut: Future<Output = crate::transport::send::RawOutcome>,
-    {
+        request: impl Fn(&hostapi_raw_infra::Client, i64) -> crate::transport::send::Built,
+    ) -> Result<Job, Error> {
         let numeric = validate::integer_id("id", id.as_str())?;
         let infra = self.handle.infra();
         let answer = self
