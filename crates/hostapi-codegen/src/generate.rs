@@ -110,9 +110,6 @@ fn settings() -> GenerationSettings {
     settings
         .with_interface(InterfaceStyle::Builder)
         .with_tag(TagStyle::Merged)
-        // Auth, CDN signing, timing and retries live in the facade; the raw client
-        // carries them as an opaque hooks object (see the hostapi-hooks crate).
-        .with_inner_type(quote::quote!(::hostapi_hooks::Hooks))
         // Keep maps in the order they were built.
         .with_map_type("::indexmap::IndexMap");
     settings

@@ -145,7 +145,6 @@ Version: 2*/
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
-    pub(crate) inner: ::hostapi_hooks::Hooks,
 }
 impl Client {
     /// Create a new client.
@@ -153,7 +152,7 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new(baseurl: &str, inner: ::hostapi_hooks::Hooks) -> Self {
+    pub fn new(baseurl: &str) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
@@ -161,7 +160,7 @@ impl Client {
         };
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
-        Self::new_with_client(baseurl, client.build().unwrap(), inner)
+        Self::new_with_client(baseurl, client.build().unwrap())
     }
     /// Construct a new client with an existing `reqwest::Client`,
     /// allowing more control over its configuration.
@@ -169,19 +168,14 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new_with_client(
-        baseurl: &str,
-        client: reqwest::Client,
-        inner: ::hostapi_hooks::Hooks,
-    ) -> Self {
+    pub fn new_with_client(baseurl: &str, client: reqwest::Client) -> Self {
         Self {
             baseurl: baseurl.to_string(),
             client,
-            inner,
         }
     }
 }
-impl ClientInfo<::hostapi_hooks::Hooks> for Client {
+impl ClientInfo<()> for Client {
     fn api_version() -> &'static str {
         "2"
     }
@@ -191,11 +185,11 @@ impl ClientInfo<::hostapi_hooks::Hooks> for Client {
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
-    fn inner(&self) -> &::hostapi_hooks::Hooks {
-        &self.inner
+    fn inner(&self) -> &() {
+        &()
     }
 }
-impl ClientHooks<::hostapi_hooks::Hooks> for &Client {}
+impl ClientHooks<()> for &Client {}
 impl Client {
     /**List private clouds
 

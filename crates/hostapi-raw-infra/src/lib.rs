@@ -3,13 +3,13 @@
 //! committed in `generated/client.rs` for review; `cargo xtask codegen --check` keeps
 //! it in step.
 //!
-//! Nothing here is hand-written but this file. The generated calls build requests and
-//! hand back each answer as bytes, for the `hostapi` facade to read: use the facade, not
+//! Nothing here is hand-written but this file. Each generated builder makes its request
+//! with `request()` (which `hostapi-codegen` adds); the `hostapi` facade adds the
+//! credentials, sends it and reads the answer. (`send()`, progenitor's, sends it as
+//! built, with no credentials, and hands the answer back as bytes.) Use the facade, not
 //! this crate.
 
 // Generated code: documented from the spec where the spec says something.
 #![allow(missing_docs, unreachable_pub, rust_2018_idioms, clippy::all)]
 
 include!(concat!(env!("OUT_DIR"), "/generated.rs"));
-
-hostapi_hooks::impl_client_hooks!(Client);

@@ -4,7 +4,6 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hostapi_hooks::Hooks;
 use reqwest::header::HeaderValue;
 use secrecy::{ExposeSecret, SecretString};
 
@@ -342,21 +341,9 @@ impl ClientBuilder {
         let cdn_base = cdn_base_url.as_deref().unwrap_or(unconfigured);
         Ok(Client {
             inner: Arc::new(ClientInner {
-                infra: hostapi_raw_infra::Client::new_with_client(
-                    api_base,
-                    http.clone(),
-                    Hooks::none(),
-                ),
-                cloud: hostapi_raw_cloud::Client::new_with_client(
-                    api_base,
-                    http.clone(),
-                    Hooks::none(),
-                ),
-                cdn: hostapi_raw_cdn::Client::new_with_client(
-                    cdn_base,
-                    http.clone(),
-                    Hooks::none(),
-                ),
+                infra: hostapi_raw_infra::Client::new_with_client(api_base, http.clone()),
+                cloud: hostapi_raw_cloud::Client::new_with_client(api_base, http.clone()),
+                cdn: hostapi_raw_cdn::Client::new_with_client(cdn_base, http.clone()),
                 transport,
                 cdn_customer: self.cdn_customer,
                 cdn_signer,
