@@ -119,7 +119,7 @@ mod tests {
     /// Every layer of a call moves the future below it whole as it starts, so a call's
     /// future is copied several times over (into memory not yet in the cache). An
     /// `async fn` that keeps the future it is given beside the one it awaits doubled
-    /// it once: the `get` future was 1,752 bytes, and is 832 (docs/performance.md,
+    /// it once: the `get` future was 1,752 bytes, and is 728 (docs/performance.md,
     /// "Smaller futures"). This keeps such a layer from coming back unnoticed.
     #[test]
     fn a_call_future_stays_small() {

@@ -148,19 +148,21 @@ impl Transport {
                 .deadline
                 .saturating_sub(started.elapsed())
                 .min(self.attempt_timeout);
-            let (outcome, sent) = match prepared(build(), hooks) {
-                Ok((request, sent)) => {
-                    let pending = self.attempt(http.execute(request));
-                    let outcome = match tokio::time::timeout(budget, pending).await {
-                        Ok(outcome) => outcome,
-                        Err(_) => Attempt::Transport {
-                            cause: TransportCause::Timeout,
-                            source: None,
-                        },
-                    };
-                    (outcome, sent)
-                }
-                Err(error) => (Attempt::NotSent(error), Sent::default()),
+            // Sent (handed to reqwest) in a statement of its own, so that the request
+            // and its preparation are not kept in the call's future while it waits.
+            let (sending, sent) = match prepared(build(), hooks) {
+                Ok((request, sent)) => (Ok(http.execute(request)), sent),
+                Err(error) => (Err(error), Sent::default()),
+            };
+            let outcome = match sending {
+                Ok(pending) => match tokio::time::timeout(budget, self.attempt(pending)).await {
+                    Ok(outcome) => outcome,
+                    Err(_) => Attempt::Transport {
+                        cause: TransportCause::Timeout,
+                        source: None,
+                    },
+                },
+                Err(error) => Attempt::NotSent(error),
             };
             let write = !matches!(sent.method, "GET" | "HEAD" | "");
             let delete = sent.method == "DELETE";
