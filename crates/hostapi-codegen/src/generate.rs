@@ -37,13 +37,14 @@ pub fn generate(spec_path: &Path) -> Result<String, CodegenError> {
     syn::visit_mut::VisitMut::visit_file_mut(&mut WithoutApiVersion, &mut file);
     let mut requests = RequestBuilders::default();
     syn::visit_mut::VisitMut::visit_file_mut(&mut requests, &mut file);
-    if let Some(builder) = requests.missed.first() {
+    if !requests.missed.is_empty() {
         return Err(CodegenError::Generate {
             spec: spec.path.clone(),
             pointer: String::new(),
             message: format!(
-                "the generated builder {builder} does not build its request as expected: \
-                 no request() could be added"
+                "no request() could be added to {}: their send() does not build the request \
+                 as expected",
+                requests.missed.join(", ")
             ),
         });
     }

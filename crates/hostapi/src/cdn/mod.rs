@@ -84,7 +84,7 @@ impl Signing<'_> {
         self.signer.now()
     }
 
-    /// The signature segment as the generated code sends it (the hook signs it).
+    /// The signature segment as the generated builder writes it (the hooks sign it).
     pub(crate) fn signature(&self) -> &'static str {
         SIGNATURE_PLACEHOLDER
     }
