@@ -321,8 +321,8 @@ impl ClientBuilder {
                 hint: "not configured (HOSTAPI_CDN_SECRET)",
             },
         };
-        let api_hooks = FacadeHooks { auth: api_auth };
-        let cdn_hooks = FacadeHooks { auth: cdn_auth };
+        let api_hooks = FacadeHooks::new(api_auth, base_url.as_deref());
+        let cdn_hooks = FacadeHooks::new(cdn_auth, cdn_base_url.as_deref());
         let scrub = Scrubber::new(self.api_key.iter().chain(self.cdn_secret.iter()));
         let transport = Transport {
             retry,

@@ -114,7 +114,53 @@ pub(crate) use retry_unsafe_option;
 
 #[cfg(test)]
 mod tests {
-    use crate::{BareMetalId, Client, CloudServerId, VirtualServerId};
+    use crate::{BareMetalId, Client, CloudServerId, Error, VirtualServerId};
+
+    /// A CDN request made through the v1/cloud call path (or the other way round) is
+    /// refused before it is sent: the API key never goes to the CDN's host, and a v1
+    /// request is never signed. (Port 9 would refuse a connection: an error other than
+    /// invalid input would mean the request went out.)
+    #[tokio::test]
+    async fn a_request_never_carries_another_interfaces_credentials() {
+        let client = Client::builder()
+            .base_url("http://127.0.0.1:9")
+            .api_key("the-api-key")
+            .cdn_base_url("http://127.0.0.2:9")
+            .cdn_secret("the-cdn-secret")
+            .cdn_customer("C123456")
+            .build()
+            .expect("the client builds");
+        let handle = super::Handle::new(&client);
+        let cdn = handle.cdn();
+        let through_api = handle
+            .call("getPurgeJob", || {
+                cdn.get_purge_job()
+                    .customer_number("C123456")
+                    .zone_id("1001")
+                    .job_id(5001)
+                    .timestamp(1)
+                    .signature(crate::signing::SIGNATURE_PLACEHOLDER)
+                    .request()
+            })
+            .await;
+        let infra = handle.infra();
+        let through_cdn = handle
+            .call_cdn("getVirtualServer", || {
+                infra.get_virtual_server().id(1).request()
+            })
+            .await;
+        for (what, outcome) in [
+            ("CDN via call", through_api),
+            ("v1 via call_cdn", through_cdn),
+        ] {
+            match outcome {
+                Err(Error::InvalidInput { argument, .. }) => {
+                    assert_eq!(argument, "request", "{what}")
+                }
+                other => panic!("{what}: expected a refusal before sending, got {other:?}"),
+            }
+        }
+    }
 
     /// Every layer of a call moves the future below it whole as it starts, so a call's
     /// future is copied several times over (into memory not yet in the cache). An
