@@ -31,8 +31,9 @@ pub(crate) struct FacadeHooks {
     destination: Option<Destination>,
 }
 
-/// The scheme, host and port of an interface's base URL.
-#[derive(Debug, PartialEq, Eq)]
+/// The scheme, host and port of an interface's base URL. (Compared field by field:
+/// `Url::origin` would allocate on every request.)
+#[derive(Debug)]
 struct Destination {
     scheme: String,
     host: String,
