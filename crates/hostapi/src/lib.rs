@@ -254,7 +254,7 @@ pub use domains::*;
 pub use error::{
     ApiError, CallInfo, DecodeError, Error, ErrorBody, ErrorBodyKind, OutcomeUnknown, PagingError,
     RedirectError, ServiceError, StatusError, TooLargeError, TransportCause, TransportError,
-    WaitError,
+    WaitError, escape_controls,
 };
 pub use ips::Ips;
 pub use list::{List, Listing, Unreadable};

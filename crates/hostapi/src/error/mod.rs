@@ -6,6 +6,7 @@
 //! [`ErrorBody`]), and URLs are kept without the CDN signature.
 
 mod body;
+mod escape;
 mod transport;
 
 use std::fmt;
@@ -13,6 +14,7 @@ use std::time::Duration;
 
 pub(crate) use body::excerpt;
 pub use body::{ErrorBody, ErrorBodyKind, ServiceError};
+pub use escape::escape_controls;
 pub use transport::TransportCause;
 
 /// A boxed error, the cause of another.
@@ -218,8 +220,21 @@ pub struct WaitError {
     pub waited: Duration,
 }
 
+/// The message shows the server's text (an error page's title, a message, a state)
+/// with its control characters escaped by [`escape_controls`], so printing an error
+/// cannot act on a terminal; the fields keep the text exactly.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut message = String::new();
+        self.write_message(&mut message)?;
+        f.write_str(&escape_controls(&message))
+    }
+}
+
+impl Error {
+    /// The message, server text as it came.
+    fn write_message(&self, f: &mut String) -> fmt::Result {
+        use fmt::Write as _;
         match self {
             Self::InvalidInput { argument, reason } => write!(f, "invalid {argument}: {reason}"),
             Self::Transport(e) => f.write_str(&e.cause.describe()),
@@ -440,6 +455,45 @@ mod tests {
             "the server answered 502 Bad Gateway with an HTML page (from a proxy?): Bad gateway"
         );
         assert!(error.is_retryable());
+    }
+
+    #[test]
+    fn server_text_is_shown_escaped_and_kept_exactly() {
+        let hostile = "\x1b]0;pwned\x07\x1b[2J\u{9b}1m\u{202e}gnp.exe\x08";
+        let json = serde_json::json!({"errorCode": "E\x1b[2J", "errorMessage": hostile});
+        let error = status(400, json.to_string().as_bytes());
+        let shown = error.to_string();
+        assert_eq!(
+            shown,
+            "the server answered 400 Bad Request: \\x1b]0;pwned\\x07\\x1b[2J\\u{9b}1m\\u{202e}gnp.exe\\x08 (error code E\\x1b[2J)"
+        );
+        assert_eq!(
+            error.service_error().and_then(|e| e.message.as_deref()),
+            Some(hostile)
+        );
+        let page = format!("<html><head><title>{hostile}</title></head></html>");
+        let error = status(502, page.as_bytes());
+        assert!(!error.to_string().chars().any(char::is_control), "{error}");
+        assert!(error.to_string().contains("\\u{202e}"), "{error}");
+        let Error::Status(status) = &error else {
+            unreachable!()
+        };
+        assert_eq!(status.body.text, page);
+        // Through an unknown outcome, and whatever the variant.
+        let unknown = error.outcome_unknown(call());
+        assert!(
+            !unknown.to_string().contains(['\x1b', '\u{202e}']),
+            "{unknown}"
+        );
+        let wait = Error::WaitFailed(Box::new(WaitError {
+            what: "server 1".into(),
+            last_seen: "\x1b[2Jbroken\r".into(),
+            waited: Duration::from_secs(1),
+        }));
+        assert_eq!(
+            wait.to_string(),
+            "stopped waiting for server 1: it is \\x1b[2Jbroken\\r"
+        );
     }
 
     #[test]
