@@ -114,6 +114,11 @@ pub(crate) struct GlobalArgs {
     /// Tables: every column whole, whatever the terminal's width.
     #[arg(long, global = true)]
     pub(crate) wide: bool,
+    /// CSV and TSV: write every cell exactly, for programs. By default a cell a
+    /// spreadsheet would run as a formula (one starting with =, +, @, a tab, a carriage
+    /// return, or - and a non-digit) gets a leading ' so that it opens as text.
+    #[arg(long, global = true)]
+    pub(crate) no_formula_guard: bool,
     /// Print secrets (passwords, API secrets) instead of [REDACTED].
     #[arg(long, global = true)]
     pub(crate) show_secrets: bool,
@@ -183,6 +188,7 @@ impl GlobalArgs {
             sort: self.sort.clone(),
             limit: self.limit,
             wide: self.wide,
+            no_formula_guard: self.no_formula_guard,
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use hostapi::Error;
 
+use crate::untrusted;
+
 /// The API or the network failed.
 pub(crate) const API: u8 = 1;
 /// A bad flag or argument; nothing was sent.
@@ -60,17 +62,26 @@ impl Failure {
         Self::new(INTERRUPTED, "interrupted")
     }
 
+    /// The message as shown to people: text from the server or a file in it has its
+    /// control characters escaped ([`untrusted::lines`]).
+    pub(crate) fn shown(&self) -> std::borrow::Cow<'_, str> {
+        untrusted::lines(&self.message)
+    }
+
+    /// Prints the failure on stderr. Its message and hint may hold text from the
+    /// server or a file (an error page's title, a file's line): control characters
+    /// are shown escaped ([`untrusted::lines`]).
     pub(crate) fn print(&self) {
-        eprintln!("error: {}", self.message);
+        eprintln!("error: {}", self.shown());
         if let Some(hint) = &self.hint {
-            eprintln!("hint: {hint}");
+            eprintln!("hint: {}", untrusted::lines(hint));
         }
         if let Some(call) = self
             .call
             .as_ref()
             .filter(|_| VERBOSE.load(std::sync::atomic::Ordering::Relaxed))
         {
-            eprintln!("call: {call}");
+            eprintln!("call: {}", untrusted::line(call));
         }
     }
 }

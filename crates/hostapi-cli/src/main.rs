@@ -15,6 +15,7 @@ mod output;
 mod progress;
 mod query;
 mod sandbox;
+mod untrusted;
 
 use std::process::ExitCode;
 

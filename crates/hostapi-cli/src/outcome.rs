@@ -5,6 +5,7 @@
 use hostapi::{Confirmation, Error};
 
 use crate::failure::{API, Failure};
+use crate::untrusted;
 
 /// Settles the result of a write. `written` is what the write answered; when it failed
 /// with an unknown outcome, `read_back` reads the resource and says whether the change
@@ -25,10 +26,12 @@ where
         Err(error) if error.is_outcome_unknown() => error,
         Err(error) => return Err(error.into()),
     };
-    let cause = match &error {
+    // The error's text is escaped already; escaped again, whatever its source.
+    let cause = untrusted::line(&match &error {
         Error::OutcomeUnknown(unknown) => unknown.cause.to_string(),
         other => other.to_string(),
-    };
+    })
+    .into_owned();
     match read_back().await {
         Ok(confirmation) => match confirmation.applied() {
             Some(value) => {

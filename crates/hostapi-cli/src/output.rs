@@ -2,6 +2,7 @@
 //! and nothing else) or aligned tables built from that same serialisation, so the two
 //! never disagree. Secrets print as `[REDACTED]` unless `--show-secrets`.
 
+use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 
 use comfy_table::{Attribute, Cell, Color, ContentArrangement, Table, presets};
@@ -11,6 +12,7 @@ use serde_json::Value;
 
 use crate::cli::OutputFormat;
 use crate::failure::Failure;
+use crate::untrusted;
 
 /// One column of a list table: its header and where its value sits in each item's
 /// JSON (a dotted path; `a[].b` joins `b` of every element of the array `a`).
@@ -52,6 +54,9 @@ pub(crate) struct Shape {
     pub(crate) limit: Option<usize>,
     /// `--wide`: every column whole, whatever the terminal's width.
     pub(crate) wide: bool,
+    /// `--no-formula-guard`: CSV/TSV cells exactly as they are, even those a
+    /// spreadsheet would run as a formula (see [`untrusted::formula_guard`]).
+    pub(crate) no_formula_guard: bool,
 }
 
 impl Shape {
@@ -262,23 +267,12 @@ impl Printer {
         }
     }
 
-    /// CSV (RFC 4180 quoting) or TSV (tabs and newlines in values become spaces),
-    /// with a header of JSON field names unless `--no-headers`.
+    /// CSV (RFC 4180 quoting) or TSV, with a header of JSON field names unless
+    /// `--no-headers`; each cell as [`Printer::separated_cell`] writes it.
     fn emit_separated(&self, headers: &[String], rows: &[Vec<String>]) -> Result<(), Failure> {
         let tsv = self.format == OutputFormat::Tsv;
         let line = |cells: &[String]| -> String {
-            let cells: Vec<String> = cells
-                .iter()
-                .map(|c| {
-                    if tsv {
-                        c.replace(['\t', '\n', '\r'], " ")
-                    } else if c.contains([',', '"', '\n', '\r']) {
-                        format!("\"{}\"", c.replace('"', "\"\""))
-                    } else {
-                        c.clone()
-                    }
-                })
-                .collect();
+            let cells: Vec<String> = cells.iter().map(|c| self.separated_cell(c)).collect();
             cells.join(if tsv { "\t" } else { "," })
         };
         let mut text = Vec::new();
@@ -290,6 +284,26 @@ impl Printer {
             return Ok(());
         }
         emit(&text.join("\n"))
+    }
+
+    /// One CSV or TSV cell: control characters escaped (so no tab or line break is
+    /// left inside), a leading `'` on what a spreadsheet would run as a formula (unless
+    /// `--no-formula-guard`), and CSV's quoting.
+    fn separated_cell(&self, cell: &str) -> String {
+        let cell = untrusted::line(cell);
+        let cell = if self.shape.no_formula_guard {
+            cell
+        } else {
+            match untrusted::formula_guard(&cell) {
+                Cow::Borrowed(_) => cell,
+                Cow::Owned(guarded) => Cow::Owned(guarded),
+            }
+        };
+        if self.format != OutputFormat::Tsv && cell.contains([',', '"']) {
+            format!("\"{}\"", cell.replace('"', "\"\""))
+        } else {
+            cell.into_owned()
+        }
     }
 
     /// A table of records fitted to the terminal: ids, names, IPs, URLs and dates are
@@ -314,8 +328,10 @@ impl Printer {
         } else {
             terminal_columns()
         };
+        // Headers may be keys the server chose (`--query`).
+        let headers: Vec<String> = headers.iter().map(|h| untrusted::line(h).into()).collect();
         let free: Vec<bool> = paths.iter().map(|p| is_free_text(p)).collect();
-        let fitted = fit(headers, rows, &free, width, !self.shape.no_headers);
+        let fitted = fit(&headers, rows, &free, width, !self.shape.no_headers);
         if !fitted.dropped.is_empty() {
             eprintln!(
                 "note: {} left out to fit {} columns; --wide shows every column, --columns chooses",
@@ -341,12 +357,22 @@ impl Printer {
         self.record(json)
     }
 
-    /// Prints text for people (a chart, a heading) on stdout; never in JSON mode.
+    /// Prints text for people (a heading) on stdout, its control characters escaped;
+    /// never in JSON mode.
     pub(crate) fn text(&self, text: &str) -> Result<(), Failure> {
         if self.is_json() {
             return Ok(());
         }
-        emit(text.trim_end_matches('\n'))
+        emit(&untrusted::lines(text.trim_end_matches('\n')))
+    }
+
+    /// Prints a drawing the CLI made itself (a chart: its numbers, dates and colour
+    /// codes, no text from the server) on stdout as it is; never in JSON mode.
+    pub(crate) fn drawing(&self, drawing: &str) -> Result<(), Failure> {
+        if self.is_json() {
+            return Ok(());
+        }
+        emit(drawing.trim_end_matches('\n'))
     }
 
     /// Prints a table of rows the command put together from the JSON (a usage
@@ -357,7 +383,11 @@ impl Printer {
         }
         let mut table = self.table(headers);
         for row in rows {
-            table.add_row(row.into_iter().map(Cell::new).collect::<Vec<_>>());
+            table.add_row(
+                row.iter()
+                    .map(|cell| Cell::new(untrusted::line(cell)))
+                    .collect::<Vec<_>>(),
+            );
         }
         emit(&table.to_string())
     }
@@ -370,7 +400,10 @@ impl Printer {
         }
         let mut table = self.table(&[]);
         for (name, value) in pairs {
-            table.add_row(vec![Cell::new(name), Cell::new(value)]);
+            table.add_row(vec![
+                Cell::new(untrusted::line(&name)),
+                Cell::new(untrusted::line(&value)),
+            ]);
         }
         emit(&table.to_string())
     }
@@ -393,7 +426,7 @@ impl Printer {
         if self.is_json() {
             return self.record(&self.to_json(outcome)?);
         }
-        eprintln!("{}", outcome.message);
+        eprintln!("{}", untrusted::line(&outcome.message));
         Ok(())
     }
 
@@ -410,13 +443,13 @@ impl Printer {
         }
         if self.color {
             table.enforce_styling();
-            table.set_header(
-                headers
-                    .iter()
-                    .map(|h| Cell::new(h).add_attribute(Attribute::Bold).fg(Color::Cyan)),
-            );
+            table.set_header(headers.iter().map(|h| {
+                Cell::new(untrusted::line(h))
+                    .add_attribute(Attribute::Bold)
+                    .fg(Color::Cyan)
+            }));
         } else {
-            table.set_header(headers.iter().map(Cell::new));
+            table.set_header(headers.iter().map(|h| Cell::new(untrusted::line(h))));
         }
         table
     }
@@ -508,12 +541,13 @@ pub(crate) fn warn_unreadable<T>(listing: &Listing<T>) {
     for skipped in listing.unreadable() {
         eprintln!(
             "warning: record {} of the list could not be read and is left out: {}",
-            skipped.index, skipped.error
+            skipped.index,
+            untrusted::line(&skipped.error.to_string())
         );
     }
 }
 
-/// Prints JSON to stdout (pretty, one document).
+/// Prints JSON to stdout (pretty, one document; control characters in JSON's escapes).
 fn emit_json(json: &Value) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(json).map_err(|e| {
         Failure::new(
@@ -521,7 +555,7 @@ fn emit_json(json: &Value) -> Result<(), Failure> {
             format!("cannot serialise the result: {e}"),
         )
     })?;
-    emit(&text)
+    emit(&untrusted::json_text(text))
 }
 
 /// Writes bytes to stdout as they are; a closed pipe is not a failure.
@@ -590,11 +624,12 @@ pub(crate) fn lookup(value: &Value, path: &str) -> String {
         .join(", ")
 }
 
-/// The text of one value for a table cell.
+/// The text of one value for a table cell, its control characters escaped
+/// ([`untrusted::line`]).
 pub(crate) fn scalar(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
-        Value::String(s) => s.clone(),
+        Value::String(s) => untrusted::line(s).into_owned(),
         Value::Number(n) => n.to_string(),
         Value::Bool(b) => if *b { "yes" } else { "no" }.to_owned(),
         Value::Array(items) => items.iter().map(scalar).collect::<Vec<_>>().join(", "),
@@ -610,7 +645,7 @@ pub(crate) fn scalar(value: &Value) -> String {
         Value::Object(map) => ["ip", "id", "name", "url", "mac", "value"]
             .iter()
             .find_map(|key| map.get(*key).filter(|v| !v.is_null() && !v.is_object()))
-            .map_or_else(|| value.to_string(), scalar),
+            .map_or_else(|| untrusted::line(&value.to_string()).into_owned(), scalar),
     }
 }
 
@@ -655,8 +690,9 @@ fn flatten(value: &Value, prefix: String, rows: &mut Vec<(String, String)>) {
             let (plain, nested): (Vec<_>, Vec<_>) =
                 map.iter().partition(|(_, child)| reads_as_one(child));
             for (key, child) in plain.into_iter().chain(nested) {
+                let key = untrusted::line(key);
                 let name = if prefix.is_empty() {
-                    key.clone()
+                    key.into_owned()
                 } else {
                     format!("{prefix}.{key}")
                 };
@@ -907,9 +943,9 @@ fn project(value: &Value, fields: &[String]) -> Value {
     Value::Object(out)
 }
 
-/// Prints YAML to stdout.
+/// Prints YAML to stdout (no control character raw: [`untrusted::yaml_text`]).
 fn emit_yaml(json: &Value) -> Result<(), Failure> {
-    let text = serde_yaml_ng::to_string(json).map_err(|e| {
+    let text = untrusted::yaml_text(json).map_err(|e| {
         Failure::new(
             crate::failure::API,
             format!("cannot serialise the result: {e}"),

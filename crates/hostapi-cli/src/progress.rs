@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tokio::time::Instant;
 
 use crate::failure::Failure;
+use crate::untrusted;
 
 /// How often waits poll, and how long they may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,12 +61,12 @@ impl Progress {
                 ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             );
-            bar.set_message(format!("{what}: waiting"));
+            bar.set_message(format!("{}: waiting", untrusted::line(what)));
             bar.enable_steady_tick(Duration::from_millis(100));
             bar
         });
         if bar.is_none() {
-            eprintln!("waiting for {what}");
+            eprintln!("waiting for {}", untrusted::line(what));
         }
         Self {
             bar,
@@ -74,13 +75,14 @@ impl Progress {
         }
     }
 
-    /// Shows the state seen at a poll.
+    /// Shows the state seen at a poll (the state is the server's text: shown escaped).
     fn update(
         bar: Option<&ProgressBar>,
         last_line: &Mutex<String>,
         line: String,
         elapsed: Duration,
     ) {
+        let line = untrusted::line(&line).into_owned();
         match bar {
             Some(bar) => bar.set_message(line),
             None => {
@@ -120,7 +122,8 @@ impl Progress {
             bar.finish_and_clear();
         }
         eprintln!(
-            "{line} ({})",
+            "{} ({})",
+            untrusted::line(line),
             hostapi::human_duration(self.started.elapsed())
         );
     }

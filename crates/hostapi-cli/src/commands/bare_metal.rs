@@ -411,7 +411,7 @@ pub(crate) async fn detailed(
     for (id, failure) in ip_failures {
         eprintln!(
             "warning: the IPs of bare metal server {id} could not be read: {}",
-            failure.message
+            failure.shown()
         );
     }
     (records, failed)

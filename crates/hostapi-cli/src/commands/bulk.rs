@@ -68,7 +68,7 @@ pub(crate) fn report<I: Display>(
     let count = failed.len();
     let mut first = None;
     for (input, failure) in failed {
-        eprintln!("error: {noun} {input}: {}", failure.message);
+        eprintln!("error: {noun} {input}: {}", failure.shown());
         first.get_or_insert(failure);
     }
     match first {

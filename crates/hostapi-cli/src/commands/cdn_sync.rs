@@ -12,6 +12,7 @@ use super::dns_sync::{
     sync_failure,
 };
 use crate::failure::Failure;
+use crate::untrusted;
 
 /// `cdn export`.
 #[derive(Debug, Args)]
@@ -74,7 +75,7 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
         .map_err(Failure::from)?;
     print!("{text}");
     for skipped in &config.skipped {
-        eprintln!("left out: {skipped}");
+        eprintln!("left out: {}", untrusted::line(&skipped.to_string()));
     }
     Ok(())
 }
@@ -89,7 +90,7 @@ pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failur
         .map_err(sync_failure)?;
     let out = &context.printer;
     if out.is_json() {
-        println!("{}", out.to_json(&plan)?);
+        println!("{}", untrusted::json_text(out.to_json(&plan)?.to_string()));
     } else {
         print_diff(out, &plan.diff_lines(), false);
     }

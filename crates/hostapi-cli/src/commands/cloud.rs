@@ -424,7 +424,7 @@ async fn datatraffic(
     if out.is_json() {
         return out.one(&metrics);
     }
-    out.text(&chart(id, &metrics).render(terminal_width(), out.colour()))?;
+    out.drawing(&chart(id, &metrics).render(terminal_width(), out.colour()))?;
     if values {
         let rows = bucket_rows(&metrics);
         out.items(

@@ -13,6 +13,7 @@ use super::{Context, parse_id};
 use crate::confirm::confirm;
 use crate::failure::{API, Failure, OUTCOME_UNKNOWN};
 use crate::output::Printer;
+use crate::untrusted;
 
 /// `dns export`.
 #[derive(Debug, Args)]
@@ -86,9 +87,11 @@ pub(crate) fn sync_failure(error: SyncError) -> Failure {
     }
 }
 
-/// Prints a plan's diff lines (`+`, `~`, `-`), coloured when the printer may.
+/// Prints a plan's diff lines (`+`, `~`, `-`), coloured when the printer may. The
+/// lines show names and contents from the service and the file: escaped.
 pub(crate) fn print_diff(printer: &Printer, lines: &[(Action, String)], to_stderr: bool) {
     for (action, text) in lines {
+        let text = untrusted::line(text);
         let line = if printer.colour() && !to_stderr {
             let colour = match action {
                 Action::Create => "32",
@@ -120,7 +123,8 @@ pub(crate) fn apply_options(flags: &ApplyFlags) -> ApplyOptions {
                 Outcome::Unknown { error } => format!("outcome UNKNOWN: {error}"),
                 Outcome::Skipped => "skipped".to_owned(),
             };
-            eprintln!("[{}/{}] {} ({outcome})", p.done, p.total, p.change);
+            let line = format!("[{}/{}] {} ({outcome})", p.done, p.total, p.change);
+            eprintln!("{}", untrusted::line(&line));
         })
 }
 
@@ -165,7 +169,10 @@ pub(crate) async fn apply_then_verify<T: serde::Serialize>(
     }
     let report = apply.await.map_err(sync_failure)?;
     if out.is_json() {
-        println!("{}", out.to_json(&report)?);
+        println!(
+            "{}",
+            untrusted::json_text(out.to_json(&report)?.to_string())
+        );
     }
     if flags.dry_run {
         eprintln!("dry run: {changes} change(s), none sent");
@@ -231,12 +238,12 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
         .map_err(Failure::from)?;
     print!("{}", text.text);
     for skipped in &zone.skipped {
-        eprintln!("left out: {skipped}");
+        eprintln!("left out: {}", untrusted::line(&skipped.to_string()));
     }
     for entry in &text.not_expressible {
         eprintln!(
             "warning: a zone file cannot express {}: written as a comment (use --format yaml to keep it)",
-            entry.describe(&args.domain)
+            untrusted::line(&entry.describe(&args.domain))
         );
     }
     Ok(())
@@ -252,7 +259,7 @@ pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failur
         .map_err(sync_failure)?;
     let out = &context.printer;
     if out.is_json() {
-        println!("{}", out.to_json(&plan)?);
+        println!("{}", untrusted::json_text(out.to_json(&plan)?.to_string()));
     } else {
         print_diff(out, &plan.diff_lines(), false);
     }

@@ -188,7 +188,7 @@ pub(crate) async fn run(context: &Context, args: FindArgs) -> Result<(), Failure
             Ok(Value::Array(items)) => items,
             Ok(_) => Vec::new(),
             Err(failure) => {
-                eprintln!("warning: {what} not searched: {}", failure.message);
+                eprintln!("warning: {what} not searched: {}", failure.shown());
                 failures.push(failure);
                 Vec::new()
             }
@@ -210,7 +210,7 @@ pub(crate) async fn run(context: &Context, args: FindArgs) -> Result<(), Failure
             for (id, failure) in failed {
                 eprintln!(
                     "warning: bare metal server {id} searched without its details: {}",
-                    failure.message
+                    failure.shown()
                 );
                 if let Some(server) = listing.iter().find(|s| s.id == id) {
                     records.push(out.to_json(server)?);

@@ -1,7 +1,7 @@
 //! Network usage of bare metal servers (`hostapi bare-metal usage …`): the figures as
 //! tables, a day-by-day chart, and the service's own PNG graphs.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
@@ -68,9 +68,29 @@ pub(crate) struct PictureArgs {
     /// at most 62 days. With --output json, prints the daily reports.
     #[arg(long)]
     chart: bool,
-    /// Write the service's PNG graph of the interval to FILE (`-`: standard output).
+    /// Write the service's PNG graph of the interval to FILE (`-`: standard output,
+    /// which must not be a terminal unless --force).
     #[arg(long, value_name = "FILE", conflicts_with = "chart")]
     png: Option<PathBuf>,
+    /// With `--png -`: write the image to standard output even when it is a terminal
+    /// (its bytes are the server's, and a terminal reads some as commands).
+    #[arg(long, requires = "png")]
+    force: bool,
+}
+
+impl PictureArgs {
+    /// Refuses `--png -` to a terminal unless `--force`, before anything is sent.
+    fn check_png_target(&self, stdout_is_terminal: bool) -> Result<(), Failure> {
+        match &self.png {
+            Some(path) if path == Path::new("-") && stdout_is_terminal && !self.force => {
+                Err(Failure::usage(
+                    "not writing a PNG image to the terminal: its bytes would be read as text and terminal commands",
+                )
+                .hint("give a file (--png graph.png), redirect standard output (--png - > graph.png), or add --force"))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The most days `--chart` reads, one call each.
@@ -110,6 +130,7 @@ pub(crate) async fn bare_metal(context: &Context, command: UsageCommand) -> Resu
         }
         UsageCommand::Bandwidth { id, range, picture } => {
             let (from, to) = range.resolve()?;
+            picture.check_png_target(std::io::stdout().is_terminal())?;
             if let Some(path) = &picture.png {
                 let png = servers.bandwidth_png(&id, from, to).await?;
                 return write_png(path, &png);
@@ -127,6 +148,7 @@ pub(crate) async fn bare_metal(context: &Context, command: UsageCommand) -> Resu
         }
         UsageCommand::Datatraffic { id, range, picture } => {
             let (from, to) = range.resolve()?;
+            picture.check_png_target(std::io::stdout().is_terminal())?;
             if let Some(path) = &picture.png {
                 let png = servers.data_traffic_png(&id, from, to).await?;
                 return write_png(path, &png);
@@ -257,7 +279,7 @@ fn chart<Q: Serialize + Figure>(
         unit,
         combine,
     };
-    out.text(&drawing.render(terminal_width(), out.colour()))
+    out.drawing(&drawing.render(terminal_width(), out.colour()))
 }
 
 /// A figure a chart can draw: an amount of data or a rate, in base units.
@@ -323,6 +345,28 @@ mod tests {
     fn size(text: &str) -> DataSize {
         let (amount, unit) = text.split_once(' ').unwrap();
         DataSize::new(amount.parse().unwrap(), DataUnit::from_wire(unit))
+    }
+
+    #[test]
+    fn a_png_goes_to_a_terminal_only_when_forced() {
+        let picture = |png: Option<&str>, force| PictureArgs {
+            chart: false,
+            png: png.map(PathBuf::from),
+            force,
+        };
+        let refused = picture(Some("-"), false)
+            .check_png_target(true)
+            .unwrap_err();
+        assert_eq!(refused.code, crate::failure::USAGE);
+        assert!(refused.hint.unwrap_or_default().contains("--force"));
+        assert!(picture(Some("-"), true).check_png_target(true).is_ok());
+        assert!(picture(Some("-"), false).check_png_target(false).is_ok());
+        assert!(
+            picture(Some("graph.png"), false)
+                .check_png_target(true)
+                .is_ok()
+        );
+        assert!(picture(None, false).check_png_target(true).is_ok());
     }
 
     #[test]
