@@ -114,9 +114,8 @@ pub(crate) struct GlobalArgs {
     /// Tables: every column whole, whatever the terminal's width.
     #[arg(long, global = true)]
     pub(crate) wide: bool,
-    /// CSV and TSV: write every cell exactly, for programs. By default a cell a
-    /// spreadsheet would run as a formula (one starting with =, +, @, a tab, a carriage
-    /// return, or - and a non-digit) gets a leading ' so that it opens as text.
+    /// CSV and TSV: write cells exactly, for programs (by default a cell a spreadsheet
+    /// would run as a formula, e.g. =1+1 or @SUM(…), gets a leading ' to open as text).
     #[arg(long, global = true)]
     pub(crate) no_formula_guard: bool,
     /// Print secrets (passwords, API secrets) instead of [REDACTED].
