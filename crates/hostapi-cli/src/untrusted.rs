@@ -31,6 +31,20 @@ pub(crate) fn lines(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.split('\n').map(line).collect::<Vec<_>>().join("\n"))
 }
 
+/// A file's text (a DNS zone or CDN configuration exported from the service) for a
+/// terminal: each line as [`line`] makes it, its line breaks and tabs kept. The file
+/// written through a pipe or to a file is not changed: it keeps the exact values.
+pub(crate) fn file_for_terminal(text: &str) -> Cow<'_, str> {
+    let escape = |l: &str| -> String { l.split('\t').map(line).collect::<Vec<_>>().join("\t") };
+    if !text
+        .split(['\n', '\t'])
+        .any(|l| matches!(line(l), Cow::Owned(_)))
+    {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.split('\n').map(escape).collect::<Vec<_>>().join("\n"))
+}
+
 /// A CSV or TSV cell as a spreadsheet may open it: a cell that starts with `=`, `+`,
 /// `@`, a tab or a carriage return, or with `-` unless it is a negative number, would
 /// run as a formula (`=HYPERLINK(…)`, `@SUM(…)`, `+cmd|…`, `-2+3+cmd|…`), so it gets a
@@ -178,6 +192,11 @@ mod tests {
             "one\ntwo\\x1b[2J\\r\nthree"
         );
         assert!(matches!(lines("one\ntwo"), Cow::Borrowed("one\ntwo")));
+        assert_eq!(
+            file_for_terminal("www\tIN\tTXT\t\"\x1b[2J\u{202e}\"\n"),
+            "www\tIN\tTXT\t\"\\x1b[2J\\u{202e}\"\n"
+        );
+        assert!(matches!(file_for_terminal("a\tb\n"), Cow::Borrowed(_)));
         for text in HOSTILE {
             assert!(!raw_control(&line(text)), "{text:?}");
         }

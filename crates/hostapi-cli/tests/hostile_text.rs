@@ -389,3 +389,100 @@ fn plan_lines_show_records_escaped() {
         );
     }
 }
+
+/// Runs `hostapi ARGS…` with stdout and stderr on a pseudo-terminal (util-linux
+/// `script`), both streams in `stdout` with the terminal's `\r\n` made `\n`; `None`
+/// where `script` is missing.
+fn on_terminal(home: &TempDir, args: &[&str]) -> Option<common::Run> {
+    let present = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return None;
+    }
+    let line = std::iter::once(common::BIN)
+        .chain(args.iter().copied())
+        .map(|word| format!("'{word}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut run = common::finish(common::shell(
+        home.path(),
+        &format!("script -qec \"{line}\" /dev/null"),
+    ));
+    run.stdout = run.stdout.replace("\r\n", "\n");
+    Some(run)
+}
+
+#[test]
+fn a_png_goes_to_a_terminal_only_when_forced() {
+    let url = hostile_server();
+    let home = TempDir::new("hostile-png");
+    let png = [
+        "--base-url",
+        &url,
+        "--api-key",
+        "a-key-no-answer-holds",
+        "bare-metal",
+        "usage",
+        "bandwidth",
+        "20001",
+        "--from",
+        "2024-01-01",
+        "--to",
+        "2024-01-02",
+        "--png",
+        "-",
+    ];
+    let Some(refused) = on_terminal(&home, &png) else {
+        return;
+    };
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
+    assert!(
+        refused
+            .stdout
+            .contains("not writing a PNG image to the terminal"),
+        "{}",
+        refused.stdout
+    );
+    assert!(refused.stdout.contains("--force"), "{}", refused.stdout);
+    // Forced, the request is sent (this server has no graph: a 404).
+    let forced = on_terminal(&home, &[&png[..], &["--force"]].concat()).expect("script");
+    assert!(
+        !forced.stdout.contains("not writing a PNG"),
+        "{}",
+        forced.stdout
+    );
+    assert_eq!(forced.code, 4, "{}", forced.stdout);
+    // Through a pipe, as before.
+    let piped = run(&url, &home, &png[4..]);
+    assert_eq!(piped.code, 4, "{}", piped.stderr);
+}
+
+#[test]
+fn an_export_is_exact_in_a_file_and_escaped_on_a_terminal() {
+    let url = hostile_server();
+    let home = TempDir::new("hostile-export");
+    let export = ["dns", "export", "example.com", "--format", "yaml"];
+    let piped = run(&url, &home, &export).ok();
+    let file: serde_json::Value = serde_yaml_ng::from_str(&piped.stdout).expect("YAML");
+    let values: Vec<&str> = file["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .filter_map(|r| r["values"][0].as_str())
+        .collect();
+    assert_eq!(values, HOSTILE, "{}", piped.stdout);
+
+    let args: Vec<&str> = ["--base-url", &url, "--api-key", "a-key-no-answer-holds"]
+        .into_iter()
+        .chain(export)
+        .collect();
+    let Some(shown) = on_terminal(&home, &args) else {
+        return;
+    };
+    assert_eq!(shown.code, 0, "{}", shown.stdout);
+    assert_clean("export on a terminal", &shown);
+    assert!(shown.stdout.contains("\\u{202e}"), "{}", shown.stdout);
+}

@@ -73,7 +73,7 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
     let text = config
         .to_text(args.format.unwrap_or(FileFormat::Yaml))
         .map_err(Failure::from)?;
-    print!("{text}");
+    super::dns_sync::print_file(&text);
     for skipped in &config.skipped {
         eprintln!("left out: {}", untrusted::line(&skipped.to_string()));
     }

@@ -1,6 +1,7 @@
 //! `hostapi dns export|plan|apply`: a domain's DNS records as code (the SDK's
 //! `hostapi::sync`). Also the helpers `cdn export|plan|apply` share.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -107,6 +108,16 @@ pub(crate) fn print_diff(printer: &Printer, lines: &[(Action, String)], to_stder
         } else {
             println!("{line}");
         }
+    }
+}
+
+/// Prints an exported file on stdout: exactly through a pipe or into a file; on a
+/// terminal with the server's control characters shown escaped.
+pub(crate) fn print_file(text: &str) {
+    if std::io::stdout().is_terminal() {
+        print!("{}", untrusted::file_for_terminal(text));
+    } else {
+        print!("{text}");
     }
 }
 
@@ -236,7 +247,7 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
     let text = zone
         .to_text(args.format.unwrap_or(FileFormat::Bind))
         .map_err(Failure::from)?;
-    print!("{}", text.text);
+    print_file(&text.text);
     for skipped in &zone.skipped {
         eprintln!("left out: {}", untrusted::line(&skipped.to_string()));
     }
