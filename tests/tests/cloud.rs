@@ -400,9 +400,10 @@ async fn private_clouds_normalise_like_virtual_servers() {
 }
 
 #[tokio::test]
-async fn private_clouds_are_read_in_one_request_whatever_the_count_says() {
-    // The documents name no paging parameters for private clouds: the list is one
-    // request, and a `totalCount` above what was sent is only logged.
+async fn private_clouds_are_paged_when_the_count_says_there_are_more() {
+    // The documents name no paging parameters for private clouds: the first request
+    // sends none, and the rest is asked for with `limit`/`offset` only because
+    // `totalCount` says there is more.
     let server = MockServer::start_async().await;
     let first = server
         .mock_async(|when, then| {
@@ -418,7 +419,7 @@ async fn private_clouds_are_read_in_one_request_whatever_the_count_says() {
         .mock_async(|when, then| {
             when.method(GET)
                 .path("/cloud/v2/privateClouds")
-                .is_true(|req| !query(req).is_empty());
+                .is_true(|req| query(req) == "limit=100&offset=2");
             then.status(200).body(
                 r#"{"privateClouds":[{"id":"300003","serviceOffering":"FLAT_FEE"}],"_metadata":{"totalCount":3,"limit":100,"offset":2}}"#,
             );
@@ -426,9 +427,10 @@ async fn private_clouds_are_read_in_one_request_whatever_the_count_says() {
         .await;
     let clouds = client(&server).private_clouds().list().await.unwrap();
     first.assert_async().await;
-    assert_eq!(rest.calls_async().await, 0);
+    rest.assert_async().await;
     let ids: Vec<&str> = clouds.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, ["300001", "300002"]);
+    assert_eq!(ids, ["300001", "300002", "300003"]);
+    assert_eq!(clouds.total_count(), Some(3));
     assert!(clouds.is_complete());
 }
 

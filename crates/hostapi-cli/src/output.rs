@@ -88,6 +88,36 @@ impl Printer {
         self
     }
 
+    /// `list` asked for at most `--limit` records, when nothing needs the whole list
+    /// first (`--filter` and `--sort` do): a paged list then stops paging early.
+    pub(crate) fn limited<T: Send + 'static>(&self, list: hostapi::List<T>) -> hostapi::List<T> {
+        match self.sdk_limit() {
+            Some(limit) => list.limit(limit),
+            None => list,
+        }
+    }
+
+    /// `--limit`, when the SDK can apply it (no `--filter` or `--sort`).
+    pub(crate) fn sdk_limit(&self) -> Option<usize> {
+        self.shape
+            .limit
+            .filter(|_| self.shape.filters.is_empty() && self.shape.sort.is_none())
+    }
+
+    /// On stderr, when `--limit` cut a list whose total is known: how many of how
+    /// many are shown (not after `--filter`, whose total is not known).
+    pub(crate) fn note_limit<T>(&self, listing: &Listing<T>) {
+        if let (Some(limit), Some(total)) = (self.shape.limit, listing.total_count())
+            && self.shape.filters.is_empty()
+            && total > limit as u64
+        {
+            eprintln!(
+                "note: showing {} of {total} (--limit {limit})",
+                listing.len().min(limit)
+            );
+        }
+    }
+
     /// Whether output is for programs (json, yaml, csv, tsv): commands then print
     /// records rather than prose.
     pub(crate) fn is_json(&self) -> bool {
@@ -206,6 +236,7 @@ impl Printer {
         columns: &[Column],
     ) -> Result<(), Failure> {
         warn_unreadable(listing);
+        self.note_limit(listing);
         self.items(listing, columns)
     }
 

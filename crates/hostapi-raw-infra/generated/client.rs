@@ -1308,15 +1308,19 @@ let response = client.update_bare_metal_ip()
     }
     /**List the DHCP leases of a bare metal server
 
-The lease list is an object with `_metadata {totalCount, limit, offset}` and a `leases` array; the doc says "the sample wraps it in an outer array", so the object comes bare or inside that array, and both are accepted (`LeaseListAnswer`). Pagination parameters are not documented. Status not in the row; 200 (reads).
+The lease list is an object with `_metadata {totalCount, limit, offset}` and a `leases` array; the doc says "the sample wraps it in an outer array", so the object comes bare or inside that array, and both are accepted (`LeaseListAnswer`). Pagination parameters are not documented even though `_metadata` carries limit and offset; the optional `limit` and `offset` declared here are the cloud interface's, which the `_metadata` mirrors, as for the private network list. The facade sends none on the first request and uses them only to fetch further pages when `totalCount` says there are more. Status not in the row; 200 (reads).
 
 Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/leases`
 
 Arguments:
 - `bare_metal_id`: Bare metal server id. A string in lists, documented as an integer in the detail; described as a string (the path segment is the same text).
+- `limit`: Maximum number of leases in the page (not documented; mirrors `_metadata.limit`).
+- `offset`: Number of leases to skip (not documented; mirrors `_metadata.offset`).
 ```ignore
 let response = client.list_bare_metal_leases()
     .bare_metal_id(bare_metal_id)
+    .limit(limit)
+    .offset(offset)
     .send()
     .await;
 ```*/
@@ -2897,12 +2901,16 @@ pub mod builder {
     pub struct ListBareMetalLeases<'a> {
         client: &'a super::Client,
         bare_metal_id: Result<::std::string::String, String>,
+        limit: Result<Option<i64>, String>,
+        offset: Result<Option<i64>, String>,
     }
     impl<'a> ListBareMetalLeases<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
                 bare_metal_id: Err("bare_metal_id was not initialized".to_string()),
+                limit: Ok(None),
+                offset: Ok(None),
             }
         }
         pub fn bare_metal_id<V>(mut self, value: V) -> Self
@@ -2917,17 +2925,45 @@ pub mod builder {
                 });
             self
         }
+        pub fn limit<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.limit = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `i64` for limit failed".to_string());
+            self
+        }
+        pub fn offset<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.offset = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `i64` for offset failed".to_string());
+            self
+        }
         ///Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/leases`
         pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
-            let Self { client, bare_metal_id } = self;
+            let Self { client, bare_metal_id, limit, offset } = self;
             let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+            let limit = limit.map_err(Error::InvalidRequest)?;
+            let offset = offset.map_err(Error::InvalidRequest)?;
             let url = format!(
                 "{}/v1/bareMetals/{}/leases", client.baseurl, encode_path(& bare_metal_id
                 .to_string()),
             );
             let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
-            let mut request = client.client.get(url).headers(header_map).build()?;
+            let mut request = client
+                .client
+                .get(url)
+                .query(&progenitor_client::QueryParam::new("limit", &limit))
+                .query(&progenitor_client::QueryParam::new("offset", &offset))
+                .headers(header_map)
+                .build()?;
             let info = OperationInfo {
                 operation_id: "list_bare_metal_leases",
             };
@@ -2944,15 +2980,23 @@ pub mod builder {
         /// without sending it.
         pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
-                let Self { client, bare_metal_id } = self;
+                let Self { client, bare_metal_id, limit, offset } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let limit = limit.map_err(Error::InvalidRequest)?;
+                let offset = offset.map_err(Error::InvalidRequest)?;
                 let url = format!(
                     "{}/v1/bareMetals/{}/leases", client.baseurl, encode_path(&
                     bare_metal_id.to_string()),
                 );
                 let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
                 #[allow(unused_mut)]
-                let mut request = client.client.get(url).headers(header_map).build()?;
+                let mut request = client
+                    .client
+                    .get(url)
+                    .query(&progenitor_client::QueryParam::new("limit", &limit))
+                    .query(&progenitor_client::QueryParam::new("offset", &offset))
+                    .headers(header_map)
+                    .build()?;
                 Ok(request)
             };
             build().map_err(Box::new)

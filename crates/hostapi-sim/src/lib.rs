@@ -67,6 +67,11 @@
 //! at [`MAX_PAGE_LIMIT`] (500) and `_metadata.limit` reports the limit
 //! applied. A non-integer or negative value, or a limit of 0, is 400. Other
 //! v1 lists answer every record (large ones are serialised record by record).
+//! Each of these lists can hold more than a page at every seed: the 40 cloud
+//! servers by default; bare metal server 20008, which hosts virtual machines,
+//! starts with 25 DHCP leases; `size` 15000 gives 15 private clouds; private
+//! networks and credentials are paged by asking for smaller pages (or, for
+//! networks, by creating more).
 //!
 //! ## Dataset
 //! `size` N (0 = [`DEFAULT_SIZE`], 40) gives N cloud servers,

@@ -59,6 +59,7 @@ pub(crate) struct ClientInner {
     /// What CDN requests get before they are sent (the signature).
     pub(crate) cdn_hooks: FacadeHooks,
     pub(crate) http: reqwest::Client,
+    pub(crate) max_list_records: u64,
     pub(crate) base_url: Option<String>,
     pub(crate) cdn_base_url: Option<String>,
     has_api_key: bool,
@@ -112,6 +113,7 @@ pub struct ClientBuilder {
     retry: Option<RetryPolicy>,
     clock: Option<Arc<dyn Clock>>,
     max_answer_bytes: Option<usize>,
+    max_list_records: Option<u64>,
     strict: bool,
 }
 
@@ -127,6 +129,7 @@ impl fmt::Debug for ClientBuilder {
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
             .field("max_answer_bytes", &self.max_answer_bytes)
+            .field("max_list_records", &self.max_list_records)
             .field("strict", &self.strict)
             .finish_non_exhaustive()
     }
@@ -200,6 +203,19 @@ impl ClientBuilder {
         self
     }
 
+    /// The most records a paged list may hold (default
+    /// [`ClientBuilder::DEFAULT_MAX_LIST_RECORDS`], one million) before it stops with
+    /// [`Error::Paging`], so a server announcing ever more records cannot make a list
+    /// run for ever; one list can set its own with
+    /// [`List::max_records`](crate::List::max_records). Zero is refused by `build`.
+    pub fn max_list_records(mut self, records: u64) -> Self {
+        self.max_list_records = Some(records);
+        self
+    }
+
+    /// The default of [`ClientBuilder::max_list_records`]: one million records.
+    pub const DEFAULT_MAX_LIST_RECORDS: u64 = 1_000_000;
+
     /// Reads answers strictly: a field that cannot be read fails its record (or the
     /// call) instead of reading as `None` with a warning. For tests that want to hear
     /// of every value the wire policy had to forgive (see the crate docs).
@@ -261,6 +277,12 @@ impl ClientBuilder {
             .unwrap_or(ClientBuilder::DEFAULT_MAX_ANSWER_BYTES);
         if max_answer_bytes == 0 {
             return Err(Error::invalid("max_answer_bytes", "is zero"));
+        }
+        let max_list_records = self
+            .max_list_records
+            .unwrap_or(ClientBuilder::DEFAULT_MAX_LIST_RECORDS);
+        if max_list_records == 0 {
+            return Err(Error::invalid("max_list_records", "is zero"));
         }
 
         // One rustls provider for the process; keep one the application installed.
@@ -350,6 +372,7 @@ impl ClientBuilder {
                 api_hooks,
                 cdn_hooks,
                 http,
+                max_list_records,
                 base_url,
                 cdn_base_url,
                 has_api_key: self.api_key.is_some(),

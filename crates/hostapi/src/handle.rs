@@ -31,6 +31,11 @@ impl Handle {
         self
     }
 
+    /// The client's ceiling of records for a paged list.
+    pub(crate) fn max_list_records(&self) -> u64 {
+        self.client.inner.max_list_records
+    }
+
     pub(crate) fn infra(&self) -> &hostapi_raw_infra::Client {
         &self.client.inner.infra
     }

@@ -165,6 +165,10 @@ fn private_clouds_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, F
     crate::cloud::read::page(cx, body, "privateClouds", &mut None)
 }
 
+fn leases_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    crate::bare_metal::leases::leases(cx, body, &mut None)
+}
+
 fn private_networks_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
     crate::private_networks::read::networks(cx, body, &mut None)
 }
@@ -275,7 +279,7 @@ operations! {
     "infra.listBareMetalIps" => |r, b| list_at(r, b, ips::IPS, ips::wrapped_ip),
     "infra.getBareMetalIp" => |r, b| one(r, b, ips::wrapped_ip),
     "infra.updateBareMetalIp" => |r, b| one(r, b, ips::wrapped_ip),
-    "infra.listBareMetalLeases" => |r, b| list(r, b, crate::bare_metal::leases::leases, crate::bare_metal::leases::lease),
+    "infra.listBareMetalLeases" => |r, b| list(r, b, leases_page, crate::bare_metal::leases::lease),
     "infra.getBareMetalLease" => |r, b| one(r, b, crate::bare_metal::leases::single_lease),
     "infra.getBareMetalNetworkUsage" => |r, b| one(r, b, crate::bare_metal::usage::combined),
     "infra.getBareMetalBandwidthUsage" => |r, b| one(r, b, crate::bare_metal::usage::bandwidth_answer),

@@ -67,10 +67,22 @@
 //! ## Lists and paging
 //!
 //! `list()` returns a [`List`] builder. Await it for a [`Listing`] of every record
-//! (it dereferences to a slice), or call [`List::stream`] to fetch pages as you go;
-//! lists the service pages (cloud servers, credentials) are read page by page, and the
-//! pager stops with [`Error::Paging`] when a server repeats records (it ignores
-//! `offset`) or sends more pages than its count allows.
+//! (it dereferences to a slice), call [`List::stream`] for the records as the pages
+//! arrive, or [`List::pages`] for the pages themselves. Every list whose answer
+//! carries `_metadata {totalCount, limit, offset}` is read to its end, page by page:
+//! cloud servers and credentials (whose documents name `limit`/`offset`), and private
+//! networks, private clouds and DHCP leases (whose documents name no paging
+//! parameters: their first request sends none, and `limit`/`offset` ask for the rest
+//! only when `totalCount` says there is more). [`Listing::total_count`] tells how many
+//! records the whole list holds.
+//!
+//! [`List::limit`] stops a list once it holds that many records, asking for no page
+//! it does not need. The pager proves progress, so no server can make a list run for
+//! ever: it stops with [`Error::Paging`] when a server repeats records (it ignores
+//! `offset`), sends more pages than its count allows, or announces or sends more
+//! records than the list's ceiling ([`List::max_records`]; one million by default,
+//! [`ClientBuilder::max_list_records`] for every list of a client) — then before
+//! asking for any further page.
 //!
 //! ```no_run
 //! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
@@ -80,6 +92,9 @@
 //!     let server = server?;
 //!     println!("{} {:?}", server.id, server.state);
 //! }
+//! // The first five, in one request, and how many there are in all.
+//! let first = client.cloud_servers().list().limit(5).await?;
+//! println!("{} of {:?}", first.len(), first.total_count());
 //! # Ok(())
 //! # }
 //! ```

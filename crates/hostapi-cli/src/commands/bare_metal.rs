@@ -360,8 +360,9 @@ const GET_COLUMNS: &[Column] = &[
 /// `bare-metal ips list` shows them, under `ips`), several at once.
 async fn list_details(context: &Context) -> Result<(), Failure> {
     let servers = context.client.bare_metals();
-    let listing = servers.list().await?;
+    let listing = context.printer.limited(servers.list()).await?;
     warn_unreadable(&listing);
+    context.printer.note_limit(&listing);
     let ids: Vec<BareMetalId> = listing.iter().map(|s| s.id.clone()).collect();
     let total = ids.len();
     let records = detailed(context, ids).await;
@@ -421,7 +422,9 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
     let servers = context.client.bare_metals();
     let out = &context.printer;
     match command {
-        BareMetalCommand::List { details: false } => out.list(&servers.list().await?, LIST_COLUMNS),
+        BareMetalCommand::List { details: false } => {
+            out.list(&out.limited(servers.list()).await?, LIST_COLUMNS)
+        }
         BareMetalCommand::List { details: true } => list_details(context).await,
         BareMetalCommand::Get { ids } => {
             let total = ids.len();
@@ -600,7 +603,7 @@ async fn leases(context: &Context, command: LeasesCommand) -> Result<(), Failure
     let out = &context.printer;
     match command {
         LeasesCommand::List { id } => out.list(
-            &servers.leases(&id).list().await?,
+            &out.limited(servers.leases(&id).list()).await?,
             &[
                 col("IP", "ip"),
                 col("MAC", "mac"),
@@ -653,7 +656,9 @@ async fn ips(context: &Context, command: BareMetalIpsCommand) -> Result<(), Fail
     let servers = context.client.bare_metals();
     let out = &context.printer;
     match command {
-        BareMetalIpsCommand::List { id } => out.list(&servers.ips(&id).list().await?, IP_COLUMNS),
+        BareMetalIpsCommand::List { id } => {
+            out.list(&out.limited(servers.ips(&id).list()).await?, IP_COLUMNS)
+        }
         BareMetalIpsCommand::Get { id, ip } => out.one(&servers.ips(&id).get(ip).await?),
         BareMetalIpsCommand::Update { id, change } => {
             change.confirm(context.yes)?;

@@ -110,17 +110,15 @@ pub(crate) async fn run(context: &Context, command: CatalogCommand) -> Result<()
     let catalog = context.client.catalog();
     let out = &context.printer;
     match command {
-        CatalogCommand::OperatingSystems(OperatingSystemsCommand::List) => {
-            out.list(&catalog.operating_systems().list().await?, NAMED)
-        }
+        CatalogCommand::OperatingSystems(OperatingSystemsCommand::List) => out.list(
+            &out.limited(catalog.operating_systems().list()).await?,
+            NAMED,
+        ),
         CatalogCommand::OperatingSystems(OperatingSystemsCommand::Get { os }) => {
             out.one(&catalog.operating_systems().get(&os).await?)
         }
         CatalogCommand::ControlPanels(ControlPanelsCommand::List { os }) => out.list(
-            &catalog
-                .operating_systems()
-                .control_panels(&os)
-                .list()
+            &out.limited(catalog.operating_systems().control_panels(&os).list())
                 .await?,
             NAMED,
         ),
@@ -132,7 +130,7 @@ pub(crate) async fn run(context: &Context, command: CatalogCommand) -> Result<()
                 .await?,
         ),
         CatalogCommand::RescueImages(RescueImagesCommand::List) => {
-            out.list(&catalog.rescue_images().list().await?, NAMED)
+            out.list(&out.limited(catalog.rescue_images().list()).await?, NAMED)
         }
         CatalogCommand::PartitionSchema(PartitionSchemaCommand::Get { os, server }) => out.one(
             &catalog

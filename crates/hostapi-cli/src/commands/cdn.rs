@@ -374,7 +374,7 @@ async fn origins(context: &Context, command: OriginsCommand) -> Result<(), Failu
     let origins = context.client.cdn().origins();
     let out = &context.printer;
     match command {
-        OriginsCommand::List => out.list(&origins.list().await?, ORIGIN_COLUMNS),
+        OriginsCommand::List => out.list(&out.limited(origins.list()).await?, ORIGIN_COLUMNS),
         OriginsCommand::Get { id } => out.one(&origins.get(&id).await?),
         OriginsCommand::Create {
             label,

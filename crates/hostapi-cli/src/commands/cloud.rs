@@ -279,9 +279,10 @@ pub(crate) async fn run(context: &Context, command: CloudCommand) -> Result<(), 
     let servers = context.client.cloud_servers();
     let out = &context.printer;
     match command {
-        CloudCommand::List { page_size } => {
-            out.list(&servers.list().page_size(page_size).await?, SERVER_COLUMNS)
-        }
+        CloudCommand::List { page_size } => out.list(
+            &out.limited(servers.list().page_size(page_size)).await?,
+            SERVER_COLUMNS,
+        ),
         CloudCommand::Get { ids } => {
             let total = ids.len();
             let read = servers.get_many(ids, super::bulk::options());
@@ -531,7 +532,10 @@ pub(crate) fn chart(id: &CloudServerId, metrics: &TrafficMetrics) -> TrafficChar
 }
 
 async fn private_clouds(context: &Context, command: PrivateCloudsCommand) -> Result<(), Failure> {
-    let clouds = context.client.private_clouds().list().await?;
+    let clouds = context
+        .printer
+        .limited(context.client.private_clouds().list())
+        .await?;
     match command {
         PrivateCloudsCommand::List => context.printer.list(
             &clouds,

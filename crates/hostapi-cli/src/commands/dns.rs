@@ -116,9 +116,10 @@ pub(crate) async fn run(context: &Context, command: DnsCommand) -> Result<(), Fa
     let domains = context.client.domains();
     let out = &context.printer;
     match command {
-        DnsCommand::List { domain } => {
-            out.list(&domains.records(&domain).list().await?, RECORD_COLUMNS)
-        }
+        DnsCommand::List { domain } => out.list(
+            &out.limited(domains.records(&domain).list()).await?,
+            RECORD_COLUMNS,
+        ),
         DnsCommand::Get { domain, id } => out.one(&domains.records(&domain).get(&id).await?),
         DnsCommand::Create {
             domain,

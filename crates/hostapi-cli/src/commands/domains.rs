@@ -48,7 +48,7 @@ pub(crate) async fn run(context: &Context, command: DomainsCommand) -> Result<()
     let domains = context.client.domains();
     let out = &context.printer;
     match command {
-        DomainsCommand::List => out.list(&domains.list().await?, DOMAIN_COLUMNS),
+        DomainsCommand::List => out.list(&out.limited(domains.list()).await?, DOMAIN_COLUMNS),
         DomainsCommand::Get { domain } => out.one(&domains.get(&domain).await?),
         DomainsCommand::SetTtl { domain, ttl } => {
             let domain = settle(domains.set_ttl(&domain, ttl).await, || {

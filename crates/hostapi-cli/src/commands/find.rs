@@ -2,19 +2,24 @@
 //! looked up across bare metal servers, virtual servers, cloud servers and domains;
 //! each hit says where it was found (`CliFound` in the JSON Schema).
 //!
-//! The lists are read at once; bare metal servers are read in detail too (their IPs
-//! and MAC addresses are not in the list) through the facade's bulk helpers, when the
-//! text can be an IP address, a host name or a MAC address.
+//! The lists are read at once, each searched a page at a time as its pages arrive and
+//! never held whole; with `--limit N` (and no `--filter` or `--sort`, which need every
+//! hit), a list stops once it has given N hits, so a paged list asks for no further
+//! page. Bare metal servers are read in detail too (their IPs and MAC addresses are
+//! not in the list) through the facade's bulk helpers, when the text can be an IP
+//! address, a host name or a MAC address: that list is read whole first.
 
 use std::net::IpAddr;
 
 use clap::Args;
+use futures::StreamExt;
+use hostapi::List;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::{Context, bare_metal};
 use crate::failure::{Failure, NOT_FOUND};
-use crate::output::col;
+use crate::output::{Printer, col};
 
 #[derive(Debug, Args)]
 pub(crate) struct FindArgs {
@@ -174,6 +179,107 @@ fn search(
     }
 }
 
+/// Where to look in one kind of record.
+struct Kind {
+    /// `bare_metal`, `vps`, `cloud` or `domain`.
+    name: &'static str,
+    id_field: &'static str,
+    fields: &'static [&'static str],
+}
+
+const VPS: Kind = Kind {
+    name: "vps",
+    id_field: "id",
+    fields: VPS_FIELDS,
+};
+const CLOUD: Kind = Kind {
+    name: "cloud",
+    id_field: "id",
+    fields: CLOUD_FIELDS,
+};
+const DOMAIN: Kind = Kind {
+    name: "domain",
+    id_field: "name",
+    fields: DOMAIN_FIELDS,
+};
+
+/// The hits in a list, searched a page at a time as the pages arrive; the list stops
+/// once it has given `enough` hits. A page that cannot be fetched fails the search of
+/// the whole list (as if none of it had been read).
+async fn search_list<T: serde::Serialize + Send + 'static>(
+    out: &Printer,
+    needle: &Needle,
+    kind: &Kind,
+    list: List<T>,
+    enough: Option<usize>,
+) -> Result<Vec<Found>, Failure> {
+    let mut found = Vec::new();
+    let mut pages = std::pin::pin!(list.pages());
+    while let Some(page) = pages.next().await {
+        let page = page?;
+        crate::output::warn_unreadable(&page);
+        for record in page.iter() {
+            let record = out.to_json(record)?;
+            let records = std::slice::from_ref(&record);
+            search(
+                needle,
+                kind.name,
+                kind.id_field,
+                kind.fields,
+                records,
+                &mut found,
+            );
+            if enough.is_some_and(|enough| found.len() >= enough) {
+                return Ok(found);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The hits among bare metal servers: listed, then (when the needle needs them) read
+/// in detail.
+async fn search_bare_metals(
+    context: &Context,
+    needle: &Needle,
+    enough: Option<usize>,
+) -> Result<Vec<Found>, Failure> {
+    let kind = Kind {
+        name: "bare_metal",
+        id_field: "id",
+        fields: BARE_METAL_FIELDS,
+    };
+    let out = &context.printer;
+    let list = context.client.bare_metals().list();
+    if !needle.needs_details() {
+        return search_list(out, needle, &kind, list, enough).await;
+    }
+    let listing = list.await?;
+    crate::output::warn_unreadable(&listing);
+    let ids = listing.iter().map(|s| s.id.clone()).collect();
+    let (mut records, failed) = bare_metal::detailed(context, ids).await;
+    // A server that could not be read in detail is still searched as listed.
+    for (id, failure) in failed {
+        eprintln!(
+            "warning: bare metal server {id} searched without its details: {}",
+            failure.shown()
+        );
+        if let Some(server) = listing.iter().find(|s| s.id == id) {
+            records.push(out.to_json(server)?);
+        }
+    }
+    let mut found = Vec::new();
+    search(
+        needle,
+        kind.name,
+        kind.id_field,
+        kind.fields,
+        &records,
+        &mut found,
+    );
+    Ok(found)
+}
+
 pub(crate) async fn run(context: &Context, args: FindArgs) -> Result<(), Failure> {
     let needle = Needle::new(&args.text);
     if needle.text.is_empty() {
@@ -183,83 +289,30 @@ pub(crate) async fn run(context: &Context, args: FindArgs) -> Result<(), Failure
     }
     let client = &context.client;
     let out = &context.printer;
-    let json =
-        |result: Result<Value, Failure>, what: &str, failures: &mut Vec<Failure>| match result {
-            Ok(Value::Array(items)) => items,
-            Ok(_) => Vec::new(),
+    // Each list needs no more hits than are printed.
+    let enough = out.sdk_limit();
+    let (bare_metals, vps, cloud, domains) = futures::join!(
+        search_bare_metals(context, &needle, enough),
+        search_list(out, &needle, &VPS, client.virtual_servers().list(), enough),
+        search_list(out, &needle, &CLOUD, client.cloud_servers().list(), enough),
+        search_list(out, &needle, &DOMAIN, client.domains().list(), enough),
+    );
+    let mut failures = Vec::new();
+    let mut found = Vec::new();
+    for (result, what) in [
+        (bare_metals, "bare metal servers"),
+        (vps, "virtual servers"),
+        (cloud, "cloud servers"),
+        (domains, "domains"),
+    ] {
+        match result {
+            Ok(hits) => found.extend(hits),
             Err(failure) => {
                 eprintln!("warning: {what} not searched: {}", failure.shown());
                 failures.push(failure);
-                Vec::new()
             }
-        };
-    let (bare_metals, vps, cloud, domains) = futures::join!(
-        async { client.bare_metals().list().await },
-        async { client.virtual_servers().list().await },
-        async { client.cloud_servers().list().await },
-        async { client.domains().list().await },
-    );
-    let mut failures = Vec::new();
-    let bare_metal_list = bare_metals.map_err(Failure::from);
-    let bare_metals = match bare_metal_list {
-        Ok(listing) if needle.needs_details() => {
-            crate::output::warn_unreadable(&listing);
-            let ids = listing.iter().map(|s| s.id.clone()).collect();
-            let (mut records, failed) = bare_metal::detailed(context, ids).await;
-            // A server that could not be read in detail is still searched as listed.
-            for (id, failure) in failed {
-                eprintln!(
-                    "warning: bare metal server {id} searched without its details: {}",
-                    failure.shown()
-                );
-                if let Some(server) = listing.iter().find(|s| s.id == id) {
-                    records.push(out.to_json(server)?);
-                }
-            }
-            Ok(Value::Array(records))
         }
-        Ok(listing) => {
-            crate::output::warn_unreadable(&listing);
-            out.to_json(&*listing)
-        }
-        Err(failure) => Err(failure),
-    };
-    let mut records =
-        |result: Result<Value, Failure>, what: &str| json(result, what, &mut failures);
-    let bare_metals = records(bare_metals, "bare metal servers");
-    let vps = records(
-        vps.map_err(Failure::from).and_then(|l| out.to_json(&*l)),
-        "virtual servers",
-    );
-    let cloud = records(
-        cloud.map_err(Failure::from).and_then(|l| out.to_json(&*l)),
-        "cloud servers",
-    );
-    let domains = records(
-        domains
-            .map_err(Failure::from)
-            .and_then(|l| out.to_json(&*l)),
-        "domains",
-    );
-    let mut found = Vec::new();
-    search(
-        &needle,
-        "bare_metal",
-        "id",
-        BARE_METAL_FIELDS,
-        &bare_metals,
-        &mut found,
-    );
-    search(&needle, "vps", "id", VPS_FIELDS, &vps, &mut found);
-    search(&needle, "cloud", "id", CLOUD_FIELDS, &cloud, &mut found);
-    search(
-        &needle,
-        "domain",
-        "name",
-        DOMAIN_FIELDS,
-        &domains,
-        &mut found,
-    );
+    }
     if found.is_empty() {
         if failures.len() == 4 {
             let first = failures.remove(0);

@@ -79,7 +79,7 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
     let out = &context.printer;
     match command {
         NetworksCommand::List => out.list(
-            &networks.list().await?,
+            &out.limited(networks.list()).await?,
             &[
                 col("ID", "id"),
                 col("NAME", "name"),

@@ -95,10 +95,13 @@ pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), 
     let racks = context.client.private_racks();
     let out = &context.printer;
     match command {
-        RacksCommand::List { details: false } => out.list(&racks.list().await?, RACK_COLUMNS),
+        RacksCommand::List { details: false } => {
+            out.list(&out.limited(racks.list()).await?, RACK_COLUMNS)
+        }
         RacksCommand::List { details: true } => {
-            let listing = racks.list().await?;
+            let listing = out.limited(racks.list()).await?;
             crate::output::warn_unreadable(&listing);
+            out.note_limit(&listing);
             let ids: Vec<PrivateRackId> = listing.iter().map(|r| r.id.clone()).collect();
             let total = ids.len();
             let (read, failed) =
@@ -113,7 +116,7 @@ pub(crate) async fn run(context: &Context, command: RacksCommand) -> Result<(), 
             bulk::get(context, "private rack", total, read, RACK_COLUMNS).await
         }
         RacksCommand::Ips(RackIpsCommand::List { id }) => {
-            out.list(&racks.ips(&id).list().await?, IP_COLUMNS)
+            out.list(&out.limited(racks.ips(&id).list()).await?, IP_COLUMNS)
         }
         RacksCommand::Ips(RackIpsCommand::Get { id, ip }) => {
             out.one(&racks.ips(&id).get(ip).await?)

@@ -75,7 +75,7 @@ pub(crate) async fn run(context: &Context, command: VpsCommand) -> Result<(), Fa
     let servers = context.client.virtual_servers();
     let out = &context.printer;
     match command {
-        VpsCommand::List => out.list(&servers.list().await?, VPS_COLUMNS),
+        VpsCommand::List => out.list(&out.limited(servers.list()).await?, VPS_COLUMNS),
         VpsCommand::Get { ids } => {
             let total = ids.len();
             let read = servers.get_many(ids, super::bulk::options());

@@ -7,10 +7,13 @@ use hostapi_raw_infra::types as raw;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use futures::FutureExt;
+
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::values::mac;
 use crate::model::{BareMetalId, Extra, MacAddress};
+use crate::paging::Page;
 use crate::read::Records;
 use crate::read::shapes::{list_metadata, list_under};
 use crate::read::{Cx, FieldError, Fields, Json};
@@ -96,23 +99,45 @@ impl BareMetalLeases {
     }
 
     /// Lists the server's leases. The answer is `{_metadata, leases}`, which the
-    /// documents' sample wraps in an array; both are read. The documents give no paging
-    /// parameters, so the answer is all there is.
+    /// documents' sample wraps in an array; both are read.
+    ///
+    /// The documents give the call no paging parameters, so the first request sends
+    /// none; when the `_metadata.totalCount` says there are more leases than the
+    /// answer carries, the rest are fetched with the `limit`/`offset` the `_metadata`
+    /// mirrors, by the crate's pager (see [`List::page_size`]).
     pub fn list(&self) -> List<DhcpLease> {
         let handle = self.handle.clone();
         let id = self.id.clone();
-        List::once(async move {
-            let infra = handle.infra();
-            let answer = handle
-                .call("listBareMetalLeases", || {
-                    infra
-                        .list_bare_metal_leases()
-                        .bare_metal_id(id.as_str())
-                        .request()
-                })
-                .await?;
-            answer.list(leases, lease)
-        })
+        List::paged(
+            &self.handle,
+            move |offset, limit| {
+                let handle = handle.clone();
+                let id = id.clone();
+                async move {
+                    let infra = handle.infra();
+                    let answer = handle
+                        .call("listBareMetalLeases", || {
+                            let request = infra.list_bare_metal_leases().bare_metal_id(id.as_str());
+                            if offset == 0 {
+                                request.request()
+                            } else {
+                                request.limit(limit).offset(offset).request()
+                            }
+                        })
+                        .await?;
+                    let mut total_count = None;
+                    let listing =
+                        answer.list(|cx, body| leases(cx, body, &mut total_count), lease)?;
+                    Ok(Page {
+                        listing,
+                        total_count,
+                        call: answer.call,
+                    })
+                }
+                .boxed()
+            },
+            |lease| lease.mac.to_string(),
+        )
     }
 
     /// Reads the lease of one of the server's MAC addresses (the documents' sample
@@ -190,8 +215,13 @@ impl BareMetalLeases {
 }
 
 /// `[{_metadata, leases}]` or `{_metadata, leases}`: where the leases are (joined,
-/// should the array hold several lists).
-pub(crate) fn leases<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+/// should the array hold several lists), and the `totalCount` (into `total`; the sum,
+/// should several lists carry one) the pager follows.
+pub(crate) fn leases<'a>(
+    cx: &mut Cx,
+    body: Json<'a>,
+    total: &mut Option<u64>,
+) -> Result<Records<'a>, FieldError> {
     let (lists, prefix) = match body {
         Json::Array(lists) => (lists, "[0]."),
         object => (vec![object], ""),
@@ -200,7 +230,10 @@ pub(crate) fn leases<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, Fie
     let mut extra = Extra::new();
     for list in lists {
         let (found, rest) = cx.object(list, |f| {
-            let (_, metadata) = list_metadata(f);
+            let (count, metadata) = list_metadata(f);
+            if let Some(count) = count {
+                *total = Some(total.unwrap_or(0).saturating_add(count));
+            }
             let items = list_under(f, "leases")?;
             let mut rest = f.rest();
             rest.extend(metadata);

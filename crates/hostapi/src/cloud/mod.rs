@@ -62,6 +62,7 @@ impl CloudServers {
     pub fn list(&self) -> List<CloudServer> {
         let handle = self.handle.clone();
         List::paged(
+            &self.handle,
             move |offset, limit| {
                 let handle = handle.clone();
                 async move {
@@ -335,6 +336,7 @@ impl Credentials {
         let handle = self.handle.clone();
         let server = self.server.clone();
         List::paged(
+            &self.handle,
             move |offset, limit| {
                 let handle = handle.clone();
                 let server = server.clone();

@@ -1,9 +1,12 @@
 //! Private clouds: the list, the only operation the documents show.
 
+use futures::FutureExt;
+
 use super::{PrivateCloud, read};
 use crate::Client;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
+use crate::paging::Page;
 
 impl Client {
     /// The private clouds of the cloud v2 interface (`/cloud/v2/privateClouds`).
@@ -23,33 +26,45 @@ pub struct PrivateClouds {
 impl PrivateClouds {
     retry_unsafe_option!();
 
-    /// Lists every private cloud. The documents give this call no paging parameters,
-    /// so none is sent and its answer is the list (a `_metadata.totalCount` above it is
-    /// logged as a warning).
+    /// Lists every private cloud.
+    ///
+    /// The answer carries `_metadata {totalCount, limit, offset}` like every other
+    /// cloud collection, but the documents give the call no paging parameters, so the
+    /// first request sends none; when its `totalCount` says there are more private
+    /// clouds than it carries, the rest are fetched with the `limit`/`offset` of the
+    /// other collections, by the crate's pager (see [`List::page_size`]).
     pub fn list(&self) -> List<PrivateCloud> {
         let handle = self.handle.clone();
-        List::once(async move {
-            let cloud = handle.cloud();
-            let answer = handle
-                .call("listPrivateClouds", || {
-                    cloud.list_private_clouds().request()
-                })
-                .await?;
-            let mut total = None;
-            let listing = answer.list(
-                |cx, body| read::page(cx, body, "privateClouds", &mut total),
-                read::private_cloud,
-            )?;
-            if let Some(total) = total
-                && total > listing.received() as u64
-            {
-                tracing::warn!(
-                    total_count = total,
-                    received = listing.received(),
-                    "hostapi: the service counts more private clouds than it sent; the documents give no way to ask for the rest"
-                );
-            }
-            Ok(listing)
-        })
+        List::paged(
+            &self.handle,
+            move |offset, limit| {
+                let handle = handle.clone();
+                async move {
+                    let cloud = handle.cloud();
+                    let answer = handle
+                        .call("listPrivateClouds", || {
+                            let request = cloud.list_private_clouds();
+                            if offset == 0 {
+                                request.request()
+                            } else {
+                                request.limit(limit).offset(offset).request()
+                            }
+                        })
+                        .await?;
+                    let mut total_count = None;
+                    let listing = answer.list(
+                        |cx, body| read::page(cx, body, "privateClouds", &mut total_count),
+                        read::private_cloud,
+                    )?;
+                    Ok(Page {
+                        listing,
+                        total_count,
+                        call: answer.call,
+                    })
+                }
+                .boxed()
+            },
+            |cloud| cloud.id.to_string(),
+        )
     }
 }

@@ -66,6 +66,7 @@ impl PrivateNetworks {
     pub fn list(&self) -> List<PrivateNetwork> {
         let handle = self.handle.clone();
         List::paged(
+            &self.handle,
             move |offset, limit| {
                 let handle = handle.clone();
                 async move {

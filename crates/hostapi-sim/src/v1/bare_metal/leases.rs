@@ -4,9 +4,22 @@ use super::*;
 
 // ------------------------------------------------------------------ data
 
+/// The index of the bare metal server that hosts virtual machines: it starts with
+/// [`HOST_LEASES`] leases, more than a page of the lease list (pages of
+/// [`crate::DEFAULT_PAGE_LIMIT`]), so that list is paged at every seed.
+pub(crate) const HOST_INDEX: usize = 7;
+
+/// How many leases the server at [`HOST_INDEX`] starts with: one for its first MAC
+/// and one for each of its guests' virtual network cards.
+pub(crate) const HOST_LEASES: usize = 25;
+
 pub(crate) fn leases_of(st: &State, bm: &Bm) -> Vec<Value> {
     if let Some(l) = st.bare_metals.get(&bm.i).and_then(|o| o.leases.clone()) {
         return l;
+    }
+    let boot_file = |k: usize| format!("http://boot.hosting.example/ipxe/{}-{k}.ipxe", bm.id);
+    if bm.i == HOST_INDEX {
+        return host_leases(bm, &boot_file);
     }
     // Even servers start with a lease for their first MAC; every fourth
     // (index 0, 4, 8, …) with one for each of its two MACs.
@@ -17,17 +30,34 @@ pub(crate) fn leases_of(st: &State, bm: &Bm) -> Vec<Value> {
     };
     macs.iter()
         .enumerate()
-        .map(|(k, mac)| {
-            lease_json(
-                bm,
-                mac,
-                &format!("http://boot.hosting.example/ipxe/{}-{k}.ipxe", bm.id),
-                "10.11.0.5",
-                "10.11.0.53",
-                k == 0,
-            )
-        })
+        .map(|(k, mac)| lease_json(bm, mac, &boot_file(k), "10.11.0.5", "10.11.0.53", k == 0))
         .collect()
+}
+
+/// The leases of the server hosting virtual machines: its first MAC's, then one for
+/// each guest's network card (a locally administered MAC, `52:54:00:…`, and an
+/// address of its own).
+fn host_leases(bm: &Bm, boot_file: &dyn Fn(usize) -> String) -> Vec<Value> {
+    let own = lease_json(
+        bm,
+        &bm.macs[0],
+        &boot_file(0),
+        "10.11.0.5",
+        "10.11.0.53",
+        true,
+    );
+    let guests = (1..HOST_LEASES).map(|k| {
+        let mac = format!(
+            "52:54:00:{:02x}:{:02x}:{:02x}",
+            bm.i & 0xff,
+            k >> 8,
+            k & 0xff
+        );
+        let mut lease = lease_json(bm, &mac, &boot_file(k), "10.11.0.5", "10.11.0.53", false);
+        lease["ip"] = Value::from(util::ip_of(10, 120, (bm.i * 256 + k) as u64));
+        lease
+    });
+    std::iter::once(own).chain(guests).collect()
 }
 
 // -------------------------------------------------------- wire rendering
