@@ -228,8 +228,8 @@ pub(crate) fn wire_id_requests(text: &str) -> Result<usize, String> {
             on_template(route.id, base_path(base), &request, id)?;
             built += 1;
         }
-        let infra = hostapi_raw_infra::Client::new(base);
-        let cloud = hostapi_raw_cloud::Client::new(base);
+        let client = fuzz_client(base)?;
+        let (infra, cloud) = (&client.inner.infra, &client.inner.cloud);
         let generated = [
             (
                 "getBareMetal",
@@ -260,6 +260,22 @@ pub(crate) fn wire_id_requests(text: &str) -> Result<usize, String> {
         }
     }
     Ok(built)
+}
+
+/// The client whose generated builders [`wire_id_requests`] uses (made once: its TLS
+/// setup is the facade's).
+fn fuzz_client(base: &str) -> Result<&'static crate::Client, String> {
+    static CLIENT: std::sync::OnceLock<Result<crate::Client, String>> = std::sync::OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            crate::Client::builder()
+                .base_url(base)
+                .api_key("k")
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// A request built from an id that passed its rule: the check lets it through, and
@@ -380,6 +396,72 @@ mod tests {
         // A domain name and a MAC address travel too.
         assert!(wire_id_requests("acme-1.com").expect("on its templates") > 0);
         assert!(wire_id_requests("00:1a:2b:3c:4d:5e").expect("on its templates") > 0);
+    }
+
+    /// Every `.call("name", …)` of the facade names an operation of the specs, and,
+    /// where the closure calls a generated builder, the builder of that operation.
+    #[test]
+    fn every_call_site_names_its_builders_operation() {
+        fn files(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("the source directory").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    files(&path, found);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    found.push(path);
+                }
+            }
+        }
+        let snake = |name: &str| {
+            let mut snake = String::new();
+            for c in name.chars() {
+                if c.is_ascii_uppercase() {
+                    snake.push('_');
+                }
+                snake.push(c.to_ascii_lowercase());
+            }
+            snake
+        };
+        let mut sources = Vec::new();
+        files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut sources,
+        );
+        let (mut names, mut builders) = (0, 0);
+        for source in sources {
+            if source.ends_with("transport/route.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&source).expect("a source file");
+            for opening in [".call(\"", ".call_cdn(\"", ".call_raw(\""] {
+                for (at, _) in text.match_indices(opening) {
+                    let rest = &text[at + opening.len()..];
+                    let name = &rest[..rest.find('"').unwrap_or(0)];
+                    assert!(exists(name), "{}: `{name}` is no operation", source.display());
+                    names += 1;
+                    let after: String = rest
+                        .chars()
+                        .take(240)
+                        .filter(|c| !c.is_whitespace())
+                        .collect();
+                    let builder = ["infra.", "cloud.", "cdn."].iter().find_map(|client| {
+                        let start = after.find(client)? + client.len();
+                        let end = after[start..].find("()")?;
+                        Some(after[start..start + end].to_owned())
+                    });
+                    if let Some(builder) = builder {
+                        assert_eq!(
+                            builder,
+                            snake(name),
+                            "{}: `{name}` builds with {builder}()",
+                            source.display()
+                        );
+                        builders += 1;
+                    }
+                }
+            }
+        }
+        assert!(names > 70 && builders > 60, "{names} names, {builders} builders");
     }
 
     #[test]
