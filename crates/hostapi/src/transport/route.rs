@@ -403,7 +403,10 @@ mod tests {
     #[test]
     fn every_call_site_names_its_builders_operation() {
         fn files(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
-            for entry in std::fs::read_dir(dir).expect("the source directory").flatten() {
+            for entry in std::fs::read_dir(dir)
+                .expect("the source directory")
+                .flatten()
+            {
                 let path = entry.path();
                 if path.is_dir() {
                     files(&path, found);
@@ -437,7 +440,11 @@ mod tests {
                 for (at, _) in text.match_indices(opening) {
                     let rest = &text[at + opening.len()..];
                     let name = &rest[..rest.find('"').unwrap_or(0)];
-                    assert!(exists(name), "{}: `{name}` is no operation", source.display());
+                    assert!(
+                        exists(name),
+                        "{}: `{name}` is no operation",
+                        source.display()
+                    );
                     names += 1;
                     let after: String = rest
                         .chars()
@@ -461,7 +468,10 @@ mod tests {
                 }
             }
         }
-        assert!(names > 70 && builders > 60, "{names} names, {builders} builders");
+        assert!(
+            names > 70 && builders > 60,
+            "{names} names, {builders} builders"
+        );
     }
 
     #[test]
