@@ -497,13 +497,9 @@ async fn invalid_records_send_nothing() {
             "update {record:?}: {err}"
         );
     }
-    // The update form's id is an integer.
-    let valid = NewDnsRecord::new("www", DnsRecordType::A, "192.0.2.1");
-    let err = records
-        .update(&"abc".parse().unwrap(), &valid)
-        .await
-        .unwrap_err();
-    assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "id"));
+    // A record id is a number by its rule: one that is not cannot be made.
+    let err = "abc".parse::<hostapi::DnsRecordId>().unwrap_err();
+    assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "DnsRecordId"));
     // A domain that is not one cannot be named (see
     // `bad_domains_cannot_be_named_and_ttls_are_sent_as_given`), so no record call can
     // send one.

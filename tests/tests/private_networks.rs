@@ -271,53 +271,20 @@ async fn add_member_posts_the_form_and_remove_member_deletes() {
 
 #[tokio::test]
 async fn non_numeric_ids_send_nothing() {
-    let server = MockServer::start_async().await;
-    let any = server
-        .mock_async(|when, then| {
-            when.any_request();
-            then.status(500);
-        })
-        .await;
-    let client = client(&server);
-    let networks = client.private_networks();
-    let word: PrivateNetworkId = "backend".parse().unwrap();
-    let name: BareMetalId = "web-01".parse().unwrap();
+    // Network and server ids are numbers by their rules: one that is not cannot be
+    // made, so no call can send one.
     let argument = |err: Error| match err {
         Error::InvalidInput { argument, .. } => argument,
         other => panic!("{other}"),
     };
-    assert_eq!(argument(networks.get(&word).await.unwrap_err()), "network");
     assert_eq!(
-        argument(networks.delete(&word).await.unwrap_err()),
-        "network"
+        argument("backend".parse::<PrivateNetworkId>().unwrap_err()),
+        "PrivateNetworkId"
     );
     assert_eq!(
-        argument(networks.add_member(&word, &server_id()).await.unwrap_err()),
-        "network"
+        argument("web-01".parse::<BareMetalId>().unwrap_err()),
+        "BareMetalId"
     );
-    assert_eq!(
-        argument(networks.add_member(&network(), &name).await.unwrap_err()),
-        "server"
-    );
-    assert_eq!(
-        argument(
-            networks
-                .remove_member(&word, &server_id())
-                .await
-                .unwrap_err()
-        ),
-        "network"
-    );
-    assert_eq!(
-        argument(
-            networks
-                .wait_member_configured(&word, &server_id(), &quick())
-                .await
-                .unwrap_err()
-        ),
-        "network"
-    );
-    assert_eq!(any.calls_async().await, 0);
 }
 
 #[tokio::test]

@@ -7,6 +7,12 @@
 //! with the candidates and exits. Candidates for ids come from the configured account
 //! (flags are not seen at that point: the environment and the config file are), read
 //! with a short deadline so a slow or unreachable service never hangs the shell.
+//!
+//! What the service sends is not trusted: an id is offered only when the argument's
+//! own parser accepts it (the SDK's id rule), and only when it needs no quoting in
+//! any shell (a candidate is inserted into the command line as it is); a description
+//! has its control characters shown escaped, so it cannot move the cursor or run
+//! terminal commands.
 
 use std::time::Duration;
 
@@ -15,6 +21,7 @@ use clap_complete::CompletionCandidate;
 use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
 
 use crate::cli::{Cli, GlobalArgs};
+use crate::commands::{CliId, parse_id};
 
 /// The variable the shell sets to ask for completions.
 const VAR: &str = "COMPLETE";
@@ -57,13 +64,19 @@ pub(crate) fn profiles() -> Vec<CompletionCandidate> {
     let Ok(file) = crate::config::load(&path) else {
         return Vec::new();
     };
-    file.profiles.keys().map(CompletionCandidate::new).collect()
+    file.profiles
+        .keys()
+        .filter(|name| shell_safe(name))
+        .map(CompletionCandidate::new)
+        .collect()
 }
 
-/// DNS record types, as the documents name them.
+/// DNS record types, as the documents name them, but SOA (the command line never
+/// writes one: the zone's SOA is the provider's).
 pub(crate) fn record_types() -> Vec<CompletionCandidate> {
     hostapi::DnsRecordType::KNOWN
         .iter()
+        .filter(|name| !name.eq_ignore_ascii_case("soa"))
         .map(|name| CompletionCandidate::new(name.to_ascii_uppercase()))
         .collect()
 }
@@ -74,7 +87,7 @@ pub(crate) fn bare_metal_ids() -> Vec<CompletionCandidate> {
         let servers = client.bare_metals().list().await?;
         Ok(servers
             .iter()
-            .map(|s| candidate(s.id.as_str(), s.name.as_deref()))
+            .filter_map(|s| candidate::<hostapi::BareMetalId>(s.id.as_str(), s.name.as_deref()))
             .collect())
     })
 }
@@ -85,7 +98,7 @@ pub(crate) fn virtual_server_ids() -> Vec<CompletionCandidate> {
         let servers = client.virtual_servers().list().await?;
         Ok(servers
             .iter()
-            .map(|s| candidate(s.id.as_str(), s.name.as_deref()))
+            .filter_map(|s| candidate::<hostapi::VirtualServerId>(s.id.as_str(), s.name.as_deref()))
             .collect())
     })
 }
@@ -96,7 +109,9 @@ pub(crate) fn cloud_server_ids() -> Vec<CompletionCandidate> {
         let servers = client.cloud_servers().list().await?;
         Ok(servers
             .iter()
-            .map(|s| candidate(s.id.as_str(), s.reference.as_deref()))
+            .filter_map(|s| {
+                candidate::<hostapi::CloudServerId>(s.id.as_str(), s.reference.as_deref())
+            })
             .collect())
     })
 }
@@ -107,17 +122,58 @@ pub(crate) fn domain_names() -> Vec<CompletionCandidate> {
         let domains = client.domains().list().await?;
         Ok(domains
             .iter()
-            .map(|d| candidate(d.name.as_str(), None))
+            .filter_map(|d| candidate::<hostapi::DomainName>(d.name.as_str(), None))
             .collect())
     })
 }
 
-fn candidate(value: &str, help: Option<&str>) -> CompletionCandidate {
-    let candidate = CompletionCandidate::new(value);
-    match help {
-        Some(help) => candidate.help(Some(help.to_owned().into())),
-        None => candidate,
+/// A candidate for an argument of type `T`: offered only when the argument's parser
+/// accepts `value` as it is and the shell would insert it as one plain word; its
+/// description shown with control characters escaped.
+fn candidate<T: CliId>(value: &str, help: Option<&str>) -> Option<CompletionCandidate> {
+    if value.trim() != value || parse_id::<T>(value).is_err() || !shell_safe(value) {
+        return None;
     }
+    let candidate = CompletionCandidate::new(value);
+    Some(match help {
+        Some(help) => candidate.help(Some(described(help).into())),
+        None => candidate,
+    })
+}
+
+/// Whether every shell takes `value` as one word, as it is: letters, digits and
+/// `.`, `_`, `-`, `:`, `@`, `+` (no quoting, expansion, globbing or separators), not
+/// starting with `-` or `~`.
+fn shell_safe(value: &str) -> bool {
+    !value.is_empty()
+        && !value.starts_with(['-', '~'])
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | ':' | '@' | '+'))
+}
+
+/// The longest description offered, in characters.
+const MAX_DESCRIPTION: usize = 80;
+
+/// A description as the shell shows it: one line, control characters (C0, C1, DEL)
+/// and bidirectional overrides shown escaped (`\u{1b}`), at most
+/// [`MAX_DESCRIPTION`] characters.
+fn described(help: &str) -> String {
+    let mut shown = String::new();
+    for c in help.chars() {
+        if shown.chars().count() >= MAX_DESCRIPTION {
+            shown.push('…');
+            break;
+        }
+        if c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        {
+            shown.extend(c.escape_unicode());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
 }
 
 /// The settings completion can see: the environment and the config file (the line's
@@ -157,4 +213,54 @@ where
         .ok()
         .and_then(Result::ok)
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_ids_the_parser_takes_are_offered() {
+        for hostile in [
+            "1000$(touch${IFS}pwned)",
+            "1000\n",
+            "10\n00",
+            "..",
+            " 1000",
+            "1000;ls",
+        ] {
+            assert!(
+                candidate::<hostapi::BareMetalId>(hostile, None).is_none(),
+                "{hostile:?}"
+            );
+            assert!(
+                candidate::<hostapi::CloudServerId>(hostile, None).is_none(),
+                "{hostile:?}"
+            );
+        }
+        assert!(candidate::<hostapi::BareMetalId>("20001", Some("web")).is_some());
+        assert!(candidate::<hostapi::DomainName>("acme-1.com", None).is_some());
+        assert!(!shell_safe("-rf"));
+        assert!(!shell_safe("a b"));
+        assert!(!shell_safe("$HOME"));
+    }
+
+    #[test]
+    fn descriptions_show_control_characters_escaped() {
+        let shown = described("web\u{1b}]0;owned\u{7}\r\u{202e}x\nnext");
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+        assert!(!shown.contains('\u{202e}'), "{shown:?}");
+        assert!(shown.contains("\\u{1b}"), "{shown:?}");
+        assert!(described(&"x".repeat(500)).chars().count() <= MAX_DESCRIPTION + 1);
+    }
+
+    #[test]
+    fn soa_is_not_offered() {
+        let types: Vec<String> = record_types()
+            .iter()
+            .map(|c| c.get_value().to_string_lossy().into_owned())
+            .collect();
+        assert!(!types.iter().any(|t| t == "SOA"), "{types:?}");
+        assert!(types.iter().any(|t| t == "MX"), "{types:?}");
+    }
 }

@@ -7,6 +7,7 @@ use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle};
 
 use crate::error::{CodegenError, escape_segment};
 use crate::load::Spec;
+use crate::operations::add_operations;
 use crate::request_builders::RequestBuilders;
 use crate::requests_only::requests_only;
 use crate::validate::validate;
@@ -48,6 +49,11 @@ pub fn generate(spec_path: &Path) -> Result<String, CodegenError> {
             ),
         });
     }
+    add_operations(&spec, &mut file).map_err(|message| CodegenError::Generate {
+        spec: spec.path.clone(),
+        pointer: "/paths".to_owned(),
+        message,
+    })?;
     let name = spec_path.file_name().map_or_else(
         || spec_path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -231,6 +237,14 @@ mod tests {
         assert!(
             source.contains("pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>>"),
             "the builder hands its request over unsent: {source}"
+        );
+        assert!(
+            source.contains("pub const OPERATION: crate::Operation = crate::Operation {"),
+            "the builder names its operation: {source}"
+        );
+        assert!(
+            source.contains("pub const OPERATIONS: &[Operation] = &["),
+            "the crate lists its operations: {source}"
         );
     }
 

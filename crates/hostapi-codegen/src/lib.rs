@@ -10,6 +10,7 @@
 mod error;
 mod generate;
 mod load;
+mod operations;
 mod request_builders;
 mod requests_only;
 mod validate;

@@ -1225,6 +1225,13 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetPurgeJob<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getPurgeJob",
+            method: "GET",
+            path: "/content/purge/{customer_number}/{zone_id}/{job_id}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1369,6 +1376,13 @@ pub mod builder {
         body: Result<types::builder::PurgeRequest, String>,
     }
     impl<'a> PurgeZoneContent<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "purgeZoneContent",
+            method: "POST",
+            path: "/content/purge/{customer_number}/{zone_id}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1535,6 +1549,13 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetAcl<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getAcl",
+            method: "GET",
+            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1635,6 +1656,13 @@ pub mod builder {
         body: Result<types::builder::AclForm, String>,
     }
     impl<'a> ReplaceAcl<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "replaceAcl",
+            method: "POST",
+            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1769,6 +1797,13 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> DeleteAcl<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "deleteAcl",
+            method: "DELETE",
+            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1869,6 +1904,13 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetSubCustomer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getSubCustomer",
+            method: "GET",
+            path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2003,6 +2045,13 @@ pub mod builder {
         body: Result<types::builder::SubCustomerForm, String>,
     }
     impl<'a> UpsertSubCustomer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "upsertSubCustomer",
+            method: "POST",
+            path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2184,6 +2233,13 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetCustomer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getCustomer",
+            method: "GET",
+            path: "/customers/{customer_number}/{limit}/{offset}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2317,6 +2373,13 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetOrigin<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getOrigin",
+            method: "GET",
+            path: "/origins/{customer_number}/{origin_id}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2431,6 +2494,13 @@ pub mod builder {
         body: Result<types::builder::OriginForm, String>,
     }
     impl<'a> UpdateOrigin<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "updateOrigin",
+            method: "PUT",
+            path: "/origins/{customer_number}/{origin_id}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2598,6 +2668,13 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> ListOrigins<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listOrigins",
+            method: "GET",
+            path: "/origins/{customer_number}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2698,6 +2775,13 @@ pub mod builder {
         body: Result<types::builder::OriginForm, String>,
     }
     impl<'a> CreateOrigin<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "createOrigin",
+            method: "POST",
+            path: "/origins/{customer_number}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2832,3 +2916,76 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
+/// One operation of this interface, as its spec names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Operation {
+    /// The operationId (`getBareMetal`).
+    pub id: &'static str,
+    /// The HTTP method, in capitals (`GET`).
+    pub method: &'static str,
+    /// The path template, parameters in braces (`/v1/bareMetals/{bareMetalId}`).
+    pub path: &'static str,
+}
+/// Every operation of this interface, sorted by operationId.
+pub const OPERATIONS: &[Operation] = &[
+    crate::Operation {
+        id: "createOrigin",
+        method: "POST",
+        path: "/origins/{customer_number}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "deleteAcl",
+        method: "DELETE",
+        path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "getAcl",
+        method: "GET",
+        path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "getCustomer",
+        method: "GET",
+        path: "/customers/{customer_number}/{limit}/{offset}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "getOrigin",
+        method: "GET",
+        path: "/origins/{customer_number}/{origin_id}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "getPurgeJob",
+        method: "GET",
+        path: "/content/purge/{customer_number}/{zone_id}/{job_id}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "getSubCustomer",
+        method: "GET",
+        path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "listOrigins",
+        method: "GET",
+        path: "/origins/{customer_number}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "purgeZoneContent",
+        method: "POST",
+        path: "/content/purge/{customer_number}/{zone_id}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "replaceAcl",
+        method: "POST",
+        path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "updateOrigin",
+        method: "PUT",
+        path: "/origins/{customer_number}/{origin_id}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "upsertSubCustomer",
+        method: "POST",
+        path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+    },
+];

@@ -497,6 +497,13 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListPrivateClouds<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listPrivateClouds",
+            method: "GET",
+            path: "/cloud/v2/privateClouds",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -583,6 +590,13 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListVirtualServers<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listVirtualServers",
+            method: "GET",
+            path: "/cloud/v2/virtualServers",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -668,6 +682,13 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> GetVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getVirtualServer",
+            method: "GET",
+            path: "/cloud/v2/virtualServers/{id}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -737,6 +758,13 @@ pub mod builder {
         body: Result<types::builder::UpdateVirtualServerRequest, String>,
     }
     impl<'a> UpdateVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "updateVirtualServer",
+            method: "PUT",
+            path: "/cloud/v2/virtualServers/{id}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -858,6 +886,13 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListVirtualServerCredentials<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listVirtualServerCredentials",
+            method: "GET",
+            path: "/cloud/v2/virtualServers/{id}/credentials/{credentialType}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -983,6 +1018,13 @@ pub mod builder {
         username: Result<::std::string::String, String>,
     }
     impl<'a> GetVirtualServerCredential<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getVirtualServerCredential",
+            method: "GET",
+            path: "/cloud/v2/virtualServers/{id}/credentials/{credentialType}/{username}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1087,6 +1129,13 @@ pub mod builder {
         to: Result<::std::string::String, String>,
     }
     impl<'a> GetVirtualServerDatatrafficMetrics<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getVirtualServerDatatrafficMetrics",
+            method: "GET",
+            path: "/cloud/v2/virtualServers/{id}/metrics/datatraffic",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1236,6 +1285,13 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> PowerOffVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "powerOffVirtualServer",
+            method: "POST",
+            path: "/cloud/v2/virtualServers/{id}/powerOff",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1304,6 +1360,13 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> PowerOnVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "powerOnVirtualServer",
+            method: "POST",
+            path: "/cloud/v2/virtualServers/{id}/powerOn",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1372,6 +1435,13 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> RebootVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "rebootVirtualServer",
+            method: "POST",
+            path: "/cloud/v2/virtualServers/{id}/reboot",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1440,6 +1510,13 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> ReinstallVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "reinstallVirtualServer",
+            method: "POST",
+            path: "/cloud/v2/virtualServers/{id}/reinstall",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1504,3 +1581,71 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
+/// One operation of this interface, as its spec names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Operation {
+    /// The operationId (`getBareMetal`).
+    pub id: &'static str,
+    /// The HTTP method, in capitals (`GET`).
+    pub method: &'static str,
+    /// The path template, parameters in braces (`/v1/bareMetals/{bareMetalId}`).
+    pub path: &'static str,
+}
+/// Every operation of this interface, sorted by operationId.
+pub const OPERATIONS: &[Operation] = &[
+    crate::Operation {
+        id: "getVirtualServer",
+        method: "GET",
+        path: "/cloud/v2/virtualServers/{id}",
+    },
+    crate::Operation {
+        id: "getVirtualServerCredential",
+        method: "GET",
+        path: "/cloud/v2/virtualServers/{id}/credentials/{credentialType}/{username}",
+    },
+    crate::Operation {
+        id: "getVirtualServerDatatrafficMetrics",
+        method: "GET",
+        path: "/cloud/v2/virtualServers/{id}/metrics/datatraffic",
+    },
+    crate::Operation {
+        id: "listPrivateClouds",
+        method: "GET",
+        path: "/cloud/v2/privateClouds",
+    },
+    crate::Operation {
+        id: "listVirtualServerCredentials",
+        method: "GET",
+        path: "/cloud/v2/virtualServers/{id}/credentials/{credentialType}",
+    },
+    crate::Operation {
+        id: "listVirtualServers",
+        method: "GET",
+        path: "/cloud/v2/virtualServers",
+    },
+    crate::Operation {
+        id: "powerOffVirtualServer",
+        method: "POST",
+        path: "/cloud/v2/virtualServers/{id}/powerOff",
+    },
+    crate::Operation {
+        id: "powerOnVirtualServer",
+        method: "POST",
+        path: "/cloud/v2/virtualServers/{id}/powerOn",
+    },
+    crate::Operation {
+        id: "rebootVirtualServer",
+        method: "POST",
+        path: "/cloud/v2/virtualServers/{id}/reboot",
+    },
+    crate::Operation {
+        id: "reinstallVirtualServer",
+        method: "POST",
+        path: "/cloud/v2/virtualServers/{id}/reinstall",
+    },
+    crate::Operation {
+        id: "updateVirtualServer",
+        method: "PUT",
+        path: "/cloud/v2/virtualServers/{id}",
+    },
+];

@@ -2206,6 +2206,13 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListBareMetals<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listBareMetals",
+            method: "GET",
+            path: "/v1/bareMetals",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -2251,6 +2258,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetal<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetal",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2320,6 +2334,13 @@ pub mod builder {
         body: Result<types::builder::UpdateBareMetalReferenceForm, String>,
     }
     impl<'a> UpdateBareMetalReference<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "updateBareMetalReference",
+            method: "PUT",
+            path: "/v1/bareMetals/{bareMetalId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2439,6 +2460,13 @@ pub mod builder {
         body: Result<types::builder::InstallBareMetalForm, String>,
     }
     impl<'a> InstallBareMetal<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "installBareMetal",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/install",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2555,6 +2583,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalInstallationStatus<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalInstallationStatus",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/installationStatus",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2623,6 +2658,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> ListBareMetalIps<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listBareMetalIps",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/ips",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2692,6 +2734,13 @@ pub mod builder {
         ip_address: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalIp<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalIp",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/ips/{ipAddress}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2777,6 +2826,13 @@ pub mod builder {
         body: Result<types::builder::UpdateIpForm, String>,
     }
     impl<'a> UpdateBareMetalIp<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "updateBareMetalIp",
+            method: "PUT",
+            path: "/v1/bareMetals/{bareMetalId}/ips/{ipAddress}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2905,6 +2961,13 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListBareMetalLeases<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listBareMetalLeases",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/leases",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3012,6 +3075,13 @@ pub mod builder {
         body: Result<types::builder::CreateLeaseForm, String>,
     }
     impl<'a> CreateBareMetalLease<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "createBareMetalLease",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/leases",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3125,6 +3195,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> DeleteBareMetalLeases<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "deleteBareMetalLeases",
+            method: "DELETE",
+            path: "/v1/bareMetals/{bareMetalId}/leases",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3194,6 +3271,13 @@ pub mod builder {
         macaddress: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalLease<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalLease",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/leases/{macaddress}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3278,6 +3362,13 @@ pub mod builder {
         macaddress: Result<::std::string::String, String>,
     }
     impl<'a> DeleteBareMetalLease<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "deleteBareMetalLease",
+            method: "DELETE",
+            path: "/v1/bareMetals/{bareMetalId}/leases/{macaddress}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3363,6 +3454,13 @@ pub mod builder {
         date_to: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalNetworkUsage<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalNetworkUsage",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/networkUsage",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3475,6 +3573,13 @@ pub mod builder {
         date_to: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalBandwidthUsage<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalBandwidthUsage",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/networkUsage/bandwidth",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3587,6 +3692,13 @@ pub mod builder {
         date_to: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalDataTrafficUsage<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalDataTrafficUsage",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/networkUsage/datatraffic",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3697,6 +3809,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> PowerCycleBareMetal<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "powerCycleBareMetal",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/powerCycle",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3765,6 +3884,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalPowerStatus<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalPowerStatus",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/powerStatus",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3834,6 +3960,13 @@ pub mod builder {
         body: Result<types::builder::LaunchRescueModeForm, String>,
     }
     impl<'a> LaunchBareMetalRescueMode<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "launchBareMetalRescueMode",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/rescueMode",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3950,6 +4083,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalRootPassword<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalRootPassword",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/rootPassword",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4018,6 +4158,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalSwitchPort<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalSwitchPort",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/switchPort",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4086,6 +4233,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> CloseBareMetalSwitchPort<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "closeBareMetalSwitchPort",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/switchPort/close",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4154,6 +4308,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> OpenBareMetalSwitchPort<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "openBareMetalSwitchPort",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/switchPort/open",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4221,6 +4382,13 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListDomains<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listDomains",
+            method: "GET",
+            path: "/v1/domains",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -4266,6 +4434,13 @@ pub mod builder {
         domainname: Result<::std::string::String, String>,
     }
     impl<'a> GetDomain<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getDomain",
+            method: "GET",
+            path: "/v1/domains/{domainname}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4335,6 +4510,13 @@ pub mod builder {
         body: Result<types::builder::UpdateDomainTtlForm, String>,
     }
     impl<'a> UpdateDomainTtl<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "updateDomainTtl",
+            method: "PUT",
+            path: "/v1/domains/{domainname}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4449,6 +4631,13 @@ pub mod builder {
         domainname: Result<::std::string::String, String>,
     }
     impl<'a> ListDnsRecords<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listDnsRecords",
+            method: "GET",
+            path: "/v1/domains/{domainname}/dnsRecords",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4518,6 +4707,13 @@ pub mod builder {
         body: Result<types::builder::CreateDnsRecordForm, String>,
     }
     impl<'a> CreateDnsRecord<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "createDnsRecord",
+            method: "POST",
+            path: "/v1/domains/{domainname}/dnsRecords",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4633,6 +4829,13 @@ pub mod builder {
         record_id: Result<::std::string::String, String>,
     }
     impl<'a> GetDnsRecord<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getDnsRecord",
+            method: "GET",
+            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4718,6 +4921,13 @@ pub mod builder {
         body: Result<types::builder::UpdateDnsRecordForm, String>,
     }
     impl<'a> UpdateDnsRecord<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "updateDnsRecord",
+            method: "PUT",
+            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4848,6 +5058,13 @@ pub mod builder {
         record_id: Result<::std::string::String, String>,
     }
     impl<'a> DeleteDnsRecord<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "deleteDnsRecord",
+            method: "DELETE",
+            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4932,6 +5149,13 @@ pub mod builder {
         body: Result<types::builder::UpdateIpForm, String>,
     }
     impl<'a> UpdateIp<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "updateIp",
+            method: "PUT",
+            path: "/v1/ips/{ipAddress}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5041,6 +5265,13 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListOperatingSystems<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listOperatingSystems",
+            method: "GET",
+            path: "/v1/operatingSystems",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -5086,6 +5317,13 @@ pub mod builder {
         operating_system_id: Result<i64, String>,
     }
     impl<'a> GetOperatingSystem<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getOperatingSystem",
+            method: "GET",
+            path: "/v1/operatingSystems/{operatingSystemId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5157,6 +5395,13 @@ pub mod builder {
         operating_system_id: Result<i64, String>,
     }
     impl<'a> ListControlPanels<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listControlPanels",
+            method: "GET",
+            path: "/v1/operatingSystems/{operatingSystemId}/controlPanels",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5229,6 +5474,13 @@ pub mod builder {
         control_panel_id: Result<i64, String>,
     }
     impl<'a> GetControlPanel<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getControlPanel",
+            method: "GET",
+            path: "/v1/operatingSystems/{operatingSystemId}/controlPanels/{controlPanelId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5317,6 +5569,13 @@ pub mod builder {
         server_pack_id: Result<::std::string::String, String>,
     }
     impl<'a> GetPartitionSchema<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getPartitionSchema",
+            method: "GET",
+            path: "/v1/operatingSystems/{operatingSystemId}/partitionSchema",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5421,6 +5680,13 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListPrivateNetworks<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listPrivateNetworks",
+            method: "GET",
+            path: "/v1/privateNetworks",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5505,6 +5771,13 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> CreatePrivateNetwork<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "createPrivateNetwork",
+            method: "POST",
+            path: "/v1/privateNetworks",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -5550,6 +5823,13 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> GetPrivateNetwork<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getPrivateNetwork",
+            method: "GET",
+            path: "/v1/privateNetworks/{id}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5615,6 +5895,13 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> DeletePrivateNetwork<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "deletePrivateNetwork",
+            method: "DELETE",
+            path: "/v1/privateNetworks/{id}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5681,6 +5968,13 @@ pub mod builder {
         body: Result<types::builder::AddPrivateNetworkBareMetalForm, String>,
     }
     impl<'a> AddPrivateNetworkBareMetal<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "addPrivateNetworkBareMetal",
+            method: "POST",
+            path: "/v1/privateNetworks/{privateNetworkId}/bareMetals",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5802,6 +6096,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> RemovePrivateNetworkBareMetal<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "removePrivateNetworkBareMetal",
+            method: "DELETE",
+            path: "/v1/privateNetworks/{privateNetworkId}/bareMetals/{bareMetalId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5888,6 +6189,13 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListPrivateRacks<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listPrivateRacks",
+            method: "GET",
+            path: "/v1/privateRacks",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -5933,6 +6241,13 @@ pub mod builder {
         private_rack_id: Result<::std::string::String, String>,
     }
     impl<'a> GetPrivateRack<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getPrivateRack",
+            method: "GET",
+            path: "/v1/privateRacks/{privateRackId}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6001,6 +6316,13 @@ pub mod builder {
         private_rack_id: Result<::std::string::String, String>,
     }
     impl<'a> ListPrivateRackIps<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listPrivateRackIps",
+            method: "GET",
+            path: "/v1/privateRacks/{privateRackId}/ips",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6070,6 +6392,13 @@ pub mod builder {
         ip_address: Result<::std::string::String, String>,
     }
     impl<'a> GetPrivateRackIp<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getPrivateRackIp",
+            method: "GET",
+            path: "/v1/privateRacks/{privateRackId}/ips/{ipAddress}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6155,6 +6484,13 @@ pub mod builder {
         body: Result<types::builder::UpdateIpForm, String>,
     }
     impl<'a> UpdatePrivateRackIp<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "updatePrivateRackIp",
+            method: "PUT",
+            path: "/v1/privateRacks/{privateRackId}/ips/{ipAddress}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6283,6 +6619,13 @@ pub mod builder {
         date_to: Result<::std::string::String, String>,
     }
     impl<'a> GetPrivateRackNetworkUsage<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getPrivateRackNetworkUsage",
+            method: "GET",
+            path: "/v1/privateRacks/{privateRackId}/networkUsage",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6392,6 +6735,13 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListRescueImages<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listRescueImages",
+            method: "GET",
+            path: "/v1/rescueImages",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -6436,6 +6786,13 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListServices<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listServices",
+            method: "GET",
+            path: "/v1/services",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -6480,6 +6837,13 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListVirtualServers<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "listVirtualServers",
+            method: "GET",
+            path: "/v1/virtualServers",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -6525,6 +6889,13 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> GetVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "getVirtualServer",
+            method: "GET",
+            path: "/v1/virtualServers/{id}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6589,6 +6960,13 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> PowerOffVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "powerOffVirtualServer",
+            method: "POST",
+            path: "/v1/virtualServers/{id}/powerOff",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6654,6 +7032,13 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> PowerOnVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "powerOnVirtualServer",
+            method: "POST",
+            path: "/v1/virtualServers/{id}/powerOn",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6719,6 +7104,13 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> RebootVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "rebootVirtualServer",
+            method: "POST",
+            path: "/v1/virtualServers/{id}/reboot",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6784,6 +7176,13 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> ReinstallVirtualServer<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "reinstallVirtualServer",
+            method: "POST",
+            path: "/v1/virtualServers/{id}/reinstall",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6845,3 +7244,301 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
+/// One operation of this interface, as its spec names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Operation {
+    /// The operationId (`getBareMetal`).
+    pub id: &'static str,
+    /// The HTTP method, in capitals (`GET`).
+    pub method: &'static str,
+    /// The path template, parameters in braces (`/v1/bareMetals/{bareMetalId}`).
+    pub path: &'static str,
+}
+/// Every operation of this interface, sorted by operationId.
+pub const OPERATIONS: &[Operation] = &[
+    crate::Operation {
+        id: "addPrivateNetworkBareMetal",
+        method: "POST",
+        path: "/v1/privateNetworks/{privateNetworkId}/bareMetals",
+    },
+    crate::Operation {
+        id: "closeBareMetalSwitchPort",
+        method: "POST",
+        path: "/v1/bareMetals/{bareMetalId}/switchPort/close",
+    },
+    crate::Operation {
+        id: "createBareMetalLease",
+        method: "POST",
+        path: "/v1/bareMetals/{bareMetalId}/leases",
+    },
+    crate::Operation {
+        id: "createDnsRecord",
+        method: "POST",
+        path: "/v1/domains/{domainname}/dnsRecords",
+    },
+    crate::Operation {
+        id: "createPrivateNetwork",
+        method: "POST",
+        path: "/v1/privateNetworks",
+    },
+    crate::Operation {
+        id: "deleteBareMetalLease",
+        method: "DELETE",
+        path: "/v1/bareMetals/{bareMetalId}/leases/{macaddress}",
+    },
+    crate::Operation {
+        id: "deleteBareMetalLeases",
+        method: "DELETE",
+        path: "/v1/bareMetals/{bareMetalId}/leases",
+    },
+    crate::Operation {
+        id: "deleteDnsRecord",
+        method: "DELETE",
+        path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+    },
+    crate::Operation {
+        id: "deletePrivateNetwork",
+        method: "DELETE",
+        path: "/v1/privateNetworks/{id}",
+    },
+    crate::Operation {
+        id: "getBareMetal",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}",
+    },
+    crate::Operation {
+        id: "getBareMetalBandwidthUsage",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/networkUsage/bandwidth",
+    },
+    crate::Operation {
+        id: "getBareMetalDataTrafficUsage",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/networkUsage/datatraffic",
+    },
+    crate::Operation {
+        id: "getBareMetalInstallationStatus",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/installationStatus",
+    },
+    crate::Operation {
+        id: "getBareMetalIp",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/ips/{ipAddress}",
+    },
+    crate::Operation {
+        id: "getBareMetalLease",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/leases/{macaddress}",
+    },
+    crate::Operation {
+        id: "getBareMetalNetworkUsage",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/networkUsage",
+    },
+    crate::Operation {
+        id: "getBareMetalPowerStatus",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/powerStatus",
+    },
+    crate::Operation {
+        id: "getBareMetalRootPassword",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/rootPassword",
+    },
+    crate::Operation {
+        id: "getBareMetalSwitchPort",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/switchPort",
+    },
+    crate::Operation {
+        id: "getControlPanel",
+        method: "GET",
+        path: "/v1/operatingSystems/{operatingSystemId}/controlPanels/{controlPanelId}",
+    },
+    crate::Operation {
+        id: "getDnsRecord",
+        method: "GET",
+        path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+    },
+    crate::Operation {
+        id: "getDomain",
+        method: "GET",
+        path: "/v1/domains/{domainname}",
+    },
+    crate::Operation {
+        id: "getOperatingSystem",
+        method: "GET",
+        path: "/v1/operatingSystems/{operatingSystemId}",
+    },
+    crate::Operation {
+        id: "getPartitionSchema",
+        method: "GET",
+        path: "/v1/operatingSystems/{operatingSystemId}/partitionSchema",
+    },
+    crate::Operation {
+        id: "getPrivateNetwork",
+        method: "GET",
+        path: "/v1/privateNetworks/{id}",
+    },
+    crate::Operation {
+        id: "getPrivateRack",
+        method: "GET",
+        path: "/v1/privateRacks/{privateRackId}",
+    },
+    crate::Operation {
+        id: "getPrivateRackIp",
+        method: "GET",
+        path: "/v1/privateRacks/{privateRackId}/ips/{ipAddress}",
+    },
+    crate::Operation {
+        id: "getPrivateRackNetworkUsage",
+        method: "GET",
+        path: "/v1/privateRacks/{privateRackId}/networkUsage",
+    },
+    crate::Operation {
+        id: "getVirtualServer",
+        method: "GET",
+        path: "/v1/virtualServers/{id}",
+    },
+    crate::Operation {
+        id: "installBareMetal",
+        method: "POST",
+        path: "/v1/bareMetals/{bareMetalId}/install",
+    },
+    crate::Operation {
+        id: "launchBareMetalRescueMode",
+        method: "POST",
+        path: "/v1/bareMetals/{bareMetalId}/rescueMode",
+    },
+    crate::Operation {
+        id: "listBareMetalIps",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/ips",
+    },
+    crate::Operation {
+        id: "listBareMetalLeases",
+        method: "GET",
+        path: "/v1/bareMetals/{bareMetalId}/leases",
+    },
+    crate::Operation {
+        id: "listBareMetals",
+        method: "GET",
+        path: "/v1/bareMetals",
+    },
+    crate::Operation {
+        id: "listControlPanels",
+        method: "GET",
+        path: "/v1/operatingSystems/{operatingSystemId}/controlPanels",
+    },
+    crate::Operation {
+        id: "listDnsRecords",
+        method: "GET",
+        path: "/v1/domains/{domainname}/dnsRecords",
+    },
+    crate::Operation {
+        id: "listDomains",
+        method: "GET",
+        path: "/v1/domains",
+    },
+    crate::Operation {
+        id: "listOperatingSystems",
+        method: "GET",
+        path: "/v1/operatingSystems",
+    },
+    crate::Operation {
+        id: "listPrivateNetworks",
+        method: "GET",
+        path: "/v1/privateNetworks",
+    },
+    crate::Operation {
+        id: "listPrivateRackIps",
+        method: "GET",
+        path: "/v1/privateRacks/{privateRackId}/ips",
+    },
+    crate::Operation {
+        id: "listPrivateRacks",
+        method: "GET",
+        path: "/v1/privateRacks",
+    },
+    crate::Operation {
+        id: "listRescueImages",
+        method: "GET",
+        path: "/v1/rescueImages",
+    },
+    crate::Operation {
+        id: "listServices",
+        method: "GET",
+        path: "/v1/services",
+    },
+    crate::Operation {
+        id: "listVirtualServers",
+        method: "GET",
+        path: "/v1/virtualServers",
+    },
+    crate::Operation {
+        id: "openBareMetalSwitchPort",
+        method: "POST",
+        path: "/v1/bareMetals/{bareMetalId}/switchPort/open",
+    },
+    crate::Operation {
+        id: "powerCycleBareMetal",
+        method: "POST",
+        path: "/v1/bareMetals/{bareMetalId}/powerCycle",
+    },
+    crate::Operation {
+        id: "powerOffVirtualServer",
+        method: "POST",
+        path: "/v1/virtualServers/{id}/powerOff",
+    },
+    crate::Operation {
+        id: "powerOnVirtualServer",
+        method: "POST",
+        path: "/v1/virtualServers/{id}/powerOn",
+    },
+    crate::Operation {
+        id: "rebootVirtualServer",
+        method: "POST",
+        path: "/v1/virtualServers/{id}/reboot",
+    },
+    crate::Operation {
+        id: "reinstallVirtualServer",
+        method: "POST",
+        path: "/v1/virtualServers/{id}/reinstall",
+    },
+    crate::Operation {
+        id: "removePrivateNetworkBareMetal",
+        method: "DELETE",
+        path: "/v1/privateNetworks/{privateNetworkId}/bareMetals/{bareMetalId}",
+    },
+    crate::Operation {
+        id: "updateBareMetalIp",
+        method: "PUT",
+        path: "/v1/bareMetals/{bareMetalId}/ips/{ipAddress}",
+    },
+    crate::Operation {
+        id: "updateBareMetalReference",
+        method: "PUT",
+        path: "/v1/bareMetals/{bareMetalId}",
+    },
+    crate::Operation {
+        id: "updateDnsRecord",
+        method: "PUT",
+        path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+    },
+    crate::Operation {
+        id: "updateDomainTtl",
+        method: "PUT",
+        path: "/v1/domains/{domainname}",
+    },
+    crate::Operation {
+        id: "updateIp",
+        method: "PUT",
+        path: "/v1/ips/{ipAddress}",
+    },
+    crate::Operation {
+        id: "updatePrivateRackIp",
+        method: "PUT",
+        path: "/v1/privateRacks/{privateRackId}/ips/{ipAddress}",
+    },
+];

@@ -4,6 +4,8 @@
 use progenitor_client::Error as RawError;
 
 use crate::transport::hooks::FacadeHooks;
+use crate::transport::hooks::PREPARE_ERROR_SEPARATOR;
+use crate::transport::route;
 use crate::transport::send::Built;
 use crate::transport::{Answer, CallOptions};
 use crate::{Client, Error};
@@ -56,7 +58,8 @@ impl Handle {
         operation: &'static str,
         build: impl FnMut() -> Built,
     ) -> impl Future<Output = Result<Answer, Error>> {
-        self.call_with(&self.client.inner.api_hooks, operation, build)
+        let base = self.client.inner.base_url.as_deref();
+        self.call_with(&self.client.inner.api_hooks, base, operation, build)
     }
 
     /// Makes a CDN call (signed; see [`Handle::call`]).
@@ -65,7 +68,8 @@ impl Handle {
         operation: &'static str,
         build: impl FnMut() -> Built,
     ) -> impl Future<Output = Result<Answer, Error>> {
-        self.call_with(&self.client.inner.cdn_hooks, operation, build)
+        let base = self.client.inner.cdn_base_url.as_deref();
+        self.call_with(&self.client.inner.cdn_hooks, base, operation, build)
     }
 
     /// Makes a v1 call the generated builders cannot make (a nested form, a PNG
@@ -83,13 +87,28 @@ impl Handle {
 
     /// Not an `async fn`, which would be one more layer around the transport's future
     /// (moved, whole, when it starts): the span wraps that future itself.
+    ///
+    /// Every request `build` makes is checked against `operation`'s method and path
+    /// template under the interface's base URL (`base`; see [`route`]) before it is
+    /// sent: a request that would go elsewhere fails the call with
+    /// [`Error::InvalidInput`] naming the operation, and nothing is sent.
     fn call_with(
         &self,
         hooks: &FacadeHooks,
+        base: Option<&str>,
         operation: &'static str,
-        build: impl FnMut() -> Built,
+        mut build: impl FnMut() -> Built,
     ) -> impl Future<Output = Result<Answer, Error>> {
         let inner = &self.client.inner;
+        #[cfg(test)]
+        tests::called(operation);
+        let base_path = base.map_or("", route::base_path);
+        let build = move || -> Built {
+            let request = build()?;
+            route::check(operation, base_path, &request)
+                .map_err(|error| Box::new(RawError::Custom(refusal(error))))?;
+            Ok(request)
+        };
         // Each call runs in its own span, under the caller's (also when a bulk read runs
         // it as a task of its own).
         tracing::Instrument::instrument(
@@ -98,6 +117,15 @@ impl Handle {
                 .call(operation, self.options, hooks, &inner.http, build),
             tracing::debug_span!("hostapi.call", operation),
         )
+    }
+}
+
+/// A refused request's error as the generated builders' error carries it (the
+/// transport turns it back into [`Error::InvalidInput`]).
+fn refusal(error: Error) -> String {
+    match error {
+        Error::InvalidInput { reason, .. } => format!("request{PREPARE_ERROR_SEPARATOR}{reason}"),
+        other => format!("request{PREPARE_ERROR_SEPARATOR}{other}"),
     }
 }
 
@@ -120,6 +148,16 @@ pub(crate) use retry_unsafe_option;
 #[cfg(test)]
 mod tests {
     use crate::{BareMetalId, Client, CloudServerId, Error, VirtualServerId};
+
+    /// Fails the test that makes a call under a name no spec has, and notes the name
+    /// for the tests that check which operations they reached.
+    pub(super) fn called(operation: &'static str) {
+        assert!(
+            crate::transport::route::exists(operation),
+            "`{operation}` is not an operationId of the specs"
+        );
+        crate::transport::hostile_ids_tests::note(operation);
+    }
 
     /// A CDN request made through the v1/cloud call path (or the other way round) is
     /// refused before it is sent: the API key never goes to the CDN's host, and a v1

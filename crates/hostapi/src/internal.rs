@@ -17,7 +17,10 @@ use crate::error::CallInfo;
 use crate::read::Records;
 use crate::read::{Cx, FieldError, Json, ReadMode, Reading};
 use crate::scrub::Scrubber;
-use crate::{CredentialType, CustomerNumber, Error, MetricsQuery, PrivateNetworkId, VirtualServer};
+use crate::{
+    CredentialType, CustomerNumber, Error, MetricsQuery, PrivateNetworkId, PurgeJobId,
+    VirtualServer, ZoneId,
+};
 
 /// The customer number the ACL answers are read for.
 pub const CDN_CUSTOMER: &str = "C123456";
@@ -193,9 +196,8 @@ fn january_metrics(cx: &mut Cx, body: Json<'_>) -> Result<crate::TrafficMetrics,
 }
 
 fn network_501(cx: &mut Cx, body: Json<'_>) -> Result<crate::PrivateNetwork, FieldError> {
-    crate::private_networks::read::detail_in_array(&PrivateNetworkId::from(
-        PRIVATE_NETWORK.to_owned(),
-    ))(cx, body)
+    let network = known(cx, PrivateNetworkId::new(PRIVATE_NETWORK))?;
+    crate::private_networks::read::detail_in_array(&network)(cx, body)
 }
 
 fn acl_of_customer(cx: &mut Cx, body: Json<'_>) -> Result<crate::Acl, FieldError> {
@@ -205,7 +207,7 @@ fn acl_of_customer(cx: &mut Cx, body: Json<'_>) -> Result<crate::Acl, FieldError
 }
 
 fn sub_customer(cx: &mut Cx, body: Json<'_>) -> Result<crate::SubCustomer, FieldError> {
-    let number = CustomerNumber::from(SUB_CUSTOMER.to_owned());
+    let number = known(cx, CustomerNumber::new(SUB_CUSTOMER))?;
     crate::cdn::payload(cx, body, |cx, json| {
         crate::cdn::customers::the_one(cx, json, &number)
     })
@@ -216,16 +218,14 @@ fn origin_answer(cx: &mut Cx, body: Json<'_>) -> Result<crate::Origin, FieldErro
 }
 
 fn purge_entries(cx: &mut Cx, body: Json<'_>) -> Result<crate::PurgeJob, FieldError> {
-    crate::cdn::purge::status_answer(cx, body, &ZONE.to_owned().into(), &JOB.to_owned().into())
+    let zone = known(cx, ZoneId::new(ZONE))?;
+    let job = known(cx, PurgeJobId::new(JOB))?;
+    crate::cdn::purge::status_answer(cx, body, &zone, &job)
 }
 
 fn purge_job(cx: &mut Cx, body: Json<'_>) -> Result<crate::PurgeJob, FieldError> {
-    crate::cdn::purge::purge_answer(
-        cx,
-        body,
-        &ZONE.to_owned().into(),
-        &["/index.html".to_owned()],
-    )
+    let zone = known(cx, ZoneId::new(ZONE))?;
+    crate::cdn::purge::purge_answer(cx, body, &zone, &["/index.html".to_owned()])
 }
 
 /// All the sub-customers of an answer, with its other members.
@@ -348,4 +348,19 @@ operations! {
     "cdn.listOrigins" => |r, b| list(r, b, crate::cdn::origins::origin_items, crate::cdn::origins::origin),
     "cdn.getOrigin" => |r, b| one(r, b, origin_answer),
     "cdn.createOrigin" => |r, b| one(r, b, origin_answer),
+}
+
+/// One of the ids above, made by its rule (which they pass).
+fn known<T>(cx: &Cx, id: Result<T, crate::Error>) -> Result<T, FieldError> {
+    id.map_err(|error| cx.error("", error.to_string()))
+}
+
+/// `id`, as a server could send it for any id, read as every typed id is read from the
+/// wire; each id that passes its rule is put into every operation's path as the
+/// generated builders do, and checked against the operation's template. Answers how
+/// many requests were built, or what went wrong (an id that passed its rule and made a
+/// request off its template, or one the transport's check would have let through).
+/// For the `request_paths` fuzz target.
+pub fn wire_id_requests(id: &str) -> Result<usize, String> {
+    crate::transport::route::wire_id_requests(id)
 }

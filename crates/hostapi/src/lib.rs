@@ -50,6 +50,14 @@
 //! [`MacAddress`], [`std::net::IpAddr`]; each parses and checks its text, so a bad
 //! value is refused before anything is sent.
 //!
+//! Each id type has one rule of what it may be, in one table, [`ID_RULES`] (a number,
+//! a token of `[A-Za-z0-9._-]` that is not `.` or `..`, a UUID-like token, a domain
+//! name, …, following the API documents and the specs). The same rule checks an id
+//! you make ([`TypedId`], `FromStr`), an id read from an answer (one that breaks it
+//! makes its record unreadable), and the command line's arguments and completion. And
+//! every request is checked against its operation's path template before it is sent:
+//! no value can make a request reach another path.
+//!
 //! ```no_run
 //! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
 //! let id: hostapi::BareMetalId = "20001".parse()?;
@@ -106,7 +114,8 @@
 //!
 //! Every field of every answer is read by the same rules:
 //!
-//! - a number may come as a JSON number or numeric text, an id as either;
+//! - a number may come as a JSON number or numeric text, an id as either (and an id
+//!   must pass its rule in [`ID_RULES`]: one that does not fails its record);
 //! - a boolean as `true`/`false`, `"true"`/`"false"`, `1`/`0`, `"1"`/`"0"`,
 //!   `"Yes"`/`"No"`, in any letter case;
 //! - an optional value as `null`, `""` or absent;

@@ -156,94 +156,62 @@ impl DayRange {
     }
 }
 
-/// How an id argument is written, so that every id is checked the same way before
-/// anything is sent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IdShape {
-    /// A number the API types as an integer (e.g. 20001).
-    Number,
-    /// Letters, digits and hyphens (cloud ids are UUIDs).
-    Token,
-    /// Checked by the SDK's own parser (a domain name, a MAC address, a user name).
-    Sdk,
-}
-
-/// An id argument of the command line: what it is called in messages, how it is
-/// written, and which command lists the ids that exist.
-pub(crate) trait CliId: std::str::FromStr<Err = hostapi::Error> {
+/// An id argument of the command line: what it is called in messages and which
+/// command lists the ids that exist. What it may be is the SDK's rule for the type
+/// ([`hostapi::ID_RULES`]), the same rule the SDK checks ids read from the service by.
+pub(crate) trait CliId: hostapi::TypedId {
     /// What the id names, in the user's words (`bare metal server id`).
     const NOUN: &'static str;
-    /// How it is written.
-    const SHAPE: IdShape;
     /// The command that lists them, when there is one.
     const LIST: &'static str;
 }
 
 macro_rules! cli_id {
-    ($($ty:ident => $noun:literal, $shape:ident, $list:literal;)*) => {
+    ($($ty:ident => $noun:literal, $list:literal;)*) => {
         $(impl CliId for hostapi::$ty {
             const NOUN: &'static str = $noun;
-            const SHAPE: IdShape = IdShape::$shape;
             const LIST: &'static str = $list;
         })*
     };
 }
 
 cli_id! {
-    BareMetalId => "bare metal server id", Number, "hostapi bare-metal list";
-    PrivateRackId => "private rack id", Number, "hostapi racks list";
-    PrivateNetworkId => "private network id", Number, "hostapi networks list";
-    VirtualServerId => "virtual server id", Number, "hostapi vps list";
-    DnsRecordId => "DNS record id", Number, "hostapi dns list DOMAIN";
-    OperatingSystemId => "operating system id", Number, "hostapi catalog operating-systems list";
-    ControlPanelId => "control panel id", Number, "hostapi catalog control-panels list OS_ID";
-    RescueImageId => "rescue image id", Number, "hostapi catalog rescue-images list";
-    CustomerNumber => "customer number", Number, "";
-    ZoneId => "zone id", Number, "";
-    OriginId => "origin id", Number, "hostapi cdn origins list";
-    PurgeJobId => "purge job id", Number, "";
-    CloudServerId => "cloud server id", Token, "hostapi cloud list";
-    PrivateCloudId => "private cloud id", Token, "hostapi cloud private-clouds list";
-    DomainName => "domain name", Sdk, "hostapi domains list";
-    MacAddress => "MAC address", Sdk, "hostapi bare-metal leases list SERVER_ID";
-    Username => "user name", Sdk, "";
+    BareMetalId => "bare metal server id", "hostapi bare-metal list";
+    PrivateRackId => "private rack id", "hostapi racks list";
+    PrivateNetworkId => "private network id", "hostapi networks list";
+    VirtualServerId => "virtual server id", "hostapi vps list";
+    DnsRecordId => "DNS record id", "hostapi dns list DOMAIN";
+    OperatingSystemId => "operating system id", "hostapi catalog operating-systems list";
+    ControlPanelId => "control panel id", "hostapi catalog control-panels list OS_ID";
+    RescueImageId => "rescue image id", "hostapi catalog rescue-images list";
+    CustomerNumber => "customer number", "";
+    ZoneId => "zone id", "";
+    OriginId => "origin id", "hostapi cdn origins list";
+    PurgeJobId => "purge job id", "";
+    CloudServerId => "cloud server id", "hostapi cloud list";
+    PrivateCloudId => "private cloud id", "hostapi cloud private-clouds list";
+    DomainName => "domain name", "hostapi domains list";
+    MacAddress => "MAC address", "hostapi bare-metal leases list SERVER_ID";
+    Username => "user name", "";
 }
 
-/// Parses an id argument: the same local check for every id of one shape (a number,
-/// a token, or the SDK's own parser), with a message in the user's words; nothing is
-/// sent for an id that cannot be one.
+/// Parses an id argument by the SDK's rule for its type (after trimming), with a
+/// message in the user's words; nothing is sent for an id that cannot be one.
 pub(crate) fn parse_id<T: CliId>(value: &str) -> Result<T, String> {
     let text = value.trim();
-    let shaped = match T::SHAPE {
-        IdShape::Number => {
-            !text.is_empty() && text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit())
-        }
-        IdShape::Token => {
-            !text.is_empty()
-                && text.len() <= 255
-                && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        }
-        IdShape::Sdk => true,
-    };
     let listed = if T::LIST.is_empty() {
         String::new()
     } else {
         format!("; `{}` shows them", T::LIST)
     };
-    if !shaped {
-        let form = match T::SHAPE {
-            IdShape::Number => "a number",
-            _ => "letters, digits and hyphens",
-        };
-        return Err(format!(
-            "`{}` is not a {} ({form}{listed})",
-            value.escape_debug(),
-            T::NOUN
-        ));
-    }
-    text.parse().map_err(|e: hostapi::Error| match e {
-        hostapi::Error::InvalidInput { reason, .. } => format!("{reason} (a {}{listed})", T::NOUN),
-        other => format!("not a {}: {other}", T::NOUN),
+    text.parse().map_err(|e: hostapi::Error| {
+        let form = T::ROW.rule.describe();
+        match e {
+            hostapi::Error::InvalidInput { reason, .. } => {
+                format!("{reason}: a {} is {form}{listed}", T::NOUN)
+            }
+            other => format!("not a {}: {other}", T::NOUN),
+        }
     })
 }
 
@@ -329,6 +297,35 @@ mod tests {
         assert_eq!(parse_bool("Yes"), Ok(true));
         assert_eq!(parse_bool("0"), Ok(false));
         assert!(parse_bool("maybe").is_err());
+    }
+
+    #[test]
+    fn ids_follow_the_sdks_rules() {
+        // The documents leave zone ids and customer numbers open; the simulator's
+        // sub-customer is `C10001`.
+        assert!(parse_id::<hostapi::ZoneId>("zone-a1").is_ok());
+        assert!(parse_id::<hostapi::CustomerNumber>("C10001").is_ok());
+        assert!(parse_id::<hostapi::BareMetalId>(" 20001 ").is_ok());
+        let refused = parse_id::<hostapi::BareMetalId>("20001a").unwrap_err();
+        assert!(
+            refused.contains("a bare metal server id is a number"),
+            "{refused}"
+        );
+        for hostile in [
+            "..",
+            ".",
+            "",
+            "a/b",
+            "a?b",
+            "a\nb",
+            "1000$(touch${IFS}pwned)",
+        ] {
+            assert!(parse_id::<hostapi::ZoneId>(hostile).is_err(), "{hostile:?}");
+            assert!(
+                parse_id::<hostapi::CloudServerId>(hostile).is_err(),
+                "{hostile:?}"
+            );
+        }
     }
 
     #[test]

@@ -196,9 +196,11 @@ pub(crate) fn purge_answer(
     urls: &[String],
 ) -> Result<PurgeJob, FieldError> {
     payload(cx, body, |cx, job| {
-        let id = crate::read::fields::id_of(&job).map_err(|message| cx.error("", message))?;
+        let id = crate::read::fields::id_of(&job)
+            .and_then(<PurgeJobId as crate::model::WireId>::from_wire)
+            .map_err(|message| cx.error("", message))?;
         Ok(PurgeJob {
-            id: PurgeJobId::from(id),
+            id,
             zone: zone.clone(),
             urls: urls.to_vec(),
             entries: Vec::new(),

@@ -10,6 +10,7 @@ pub(crate) mod values;
 
 pub use common::*;
 pub use contract::*;
+pub(crate) use ids::WireId;
 pub use ids::*;
 pub use ip::*;
 pub use job::*;

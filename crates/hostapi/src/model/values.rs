@@ -7,7 +7,7 @@ use std::str::FromStr;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::{Error, validate};
+use crate::Error;
 
 /// A domain name (`example.com`), checked when made from text (letters, digits, `-`
 /// and `_` in labels of 1 to 63, 253 in all) and kept in lower case, without a final
@@ -24,11 +24,18 @@ use crate::{Error, validate};
 pub struct DomainName(String);
 
 impl DomainName {
+    /// A value made without its check, for tests that need one no rule allows.
+    #[cfg(test)]
+    pub(crate) fn unchecked(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+
     /// Checks and normalises a domain name.
     pub fn new(value: impl AsRef<str>) -> Result<Self, Error> {
         let value = value.as_ref().trim();
-        validate::domain_name("domain", value)?;
-        validate::path_segment("domain", value)?;
+        crate::IdRule::DomainName
+            .check(value)
+            .map_err(|why| Error::invalid("domain", why))?;
         let name = value.strip_suffix('.').unwrap_or(value);
         Ok(Self(name.to_ascii_lowercase()))
     }
@@ -39,11 +46,16 @@ impl DomainName {
     }
 }
 
-/// A name read from the service, taken as sent (in lower case).
-impl From<String> for DomainName {
-    fn from(value: String) -> Self {
-        let name = value.trim().trim_end_matches('.');
-        Self(name.to_ascii_lowercase())
+/// A name read from the service: kept (in lower case, without a final dot) only when
+/// it is a domain name.
+impl super::WireId for DomainName {
+    fn from_wire(text: String) -> Result<Self, String> {
+        Self::new(&text).map_err(|_| {
+            format!(
+                "expected a domain name like example.com, found {}",
+                crate::read::text::found(&text)
+            )
+        })
     }
 }
 
@@ -81,6 +93,12 @@ impl AsRef<str> for DomainName {
 pub struct MacAddress(String);
 
 impl MacAddress {
+    /// A value made without its check, for tests that need one no rule allows.
+    #[cfg(test)]
+    pub(crate) fn unchecked(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+
     /// Reads a MAC address (see the type's docs).
     pub fn new(value: impl AsRef<str>) -> Result<Self, Error> {
         let value = value.as_ref();
@@ -98,6 +116,15 @@ impl MacAddress {
     /// The address as text.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// A MAC address read from the service, in its canonical form: kept only when it
+/// passes its rule.
+impl super::WireId for MacAddress {
+    fn from_wire(text: String) -> Result<Self, String> {
+        crate::IdRule::MacAddress.check(&text)?;
+        mac(&text)
     }
 }
 
@@ -152,10 +179,18 @@ impl fmt::Display for MacAddress {
 pub struct Username(String);
 
 impl Username {
+    /// A value made without its check, for tests that need one no rule allows.
+    #[cfg(test)]
+    pub(crate) fn unchecked(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+
     /// Checks a user name.
     pub fn new(value: impl Into<String>) -> Result<Self, Error> {
         let value = value.into();
-        validate::path_segment("username", &value)?;
+        crate::IdRule::Segment
+            .check(&value)
+            .map_err(|why| Error::invalid("username", why))?;
         Ok(Self(value))
     }
 
@@ -165,10 +200,13 @@ impl Username {
     }
 }
 
-/// A name read from the service, taken as sent.
-impl From<String> for Username {
-    fn from(value: String) -> Self {
-        Self(value)
+/// A name read from the service: kept only when it is one path segment.
+impl super::WireId for Username {
+    fn from_wire(text: String) -> Result<Self, String> {
+        match crate::IdRule::Segment.check(&text) {
+            Ok(()) => Ok(Self(text)),
+            Err(why) => Err(format!("expected a user name: {why}")),
+        }
     }
 }
 

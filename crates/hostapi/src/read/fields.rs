@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 use super::json::{Json, Number};
 use super::text::{self, Reading};
 use crate::Secret;
-use crate::model::Extra;
+use crate::model::{Extra, WireId};
 
 /// Where reading is, and what it could not read.
 #[derive(Debug, Default)]
@@ -331,12 +331,17 @@ impl<'c, 'a> Fields<'c, 'a> {
         self.get(key, |json| Ok(text_in(json)?.map(|text| from_wire(&text))))
     }
 
-    /// The id of this record (text or an integer). Absent or unreadable, the record
-    /// fails: everything else about it could be wrong.
-    pub(crate) fn id<T: From<String>>(&mut self, key: &str) -> Result<T, FieldError> {
+    /// The id of this record (text or an integer), checked by its rule (see
+    /// [`crate::ID_RULES`]). Absent, unreadable or breaking its rule, the record fails:
+    /// everything else about it could be wrong, and an id that breaks its rule must
+    /// never reach a request path.
+    pub(crate) fn id<T: WireId>(&mut self, key: &str) -> Result<T, FieldError> {
         let value = self.take(key);
-        match value.as_ref().map(id_of) {
-            Some(Ok(id)) => Ok(T::from(id)),
+        match value
+            .as_ref()
+            .map(|json| id_of(json).and_then(T::from_wire))
+        {
+            Some(Ok(id)) => Ok(id),
             Some(Err(message)) => Err(self.cx.error(key, message)),
             None => Err(self.cx.error(key, "the record's id is absent")),
         }
@@ -357,12 +362,13 @@ impl<'c, 'a> Fields<'c, 'a> {
         read.map_err(|message| self.cx.error(key, message))
     }
 
-    /// The id of another resource this record names (a server of an IP…): `None`
-    /// when absent or unreadable (with a warning).
-    pub(crate) fn reference<T: From<String>>(&mut self, key: &str) -> Option<T> {
+    /// The id of another resource this record names (a server of an IP…), checked by
+    /// its rule: `None` when absent, unreadable or breaking its rule (with a warning;
+    /// the value stays in `extra`).
+    pub(crate) fn reference<T: WireId>(&mut self, key: &str) -> Option<T> {
         self.get(key, |json| match json {
             json if json.is_nothing() => Ok(None),
-            json => id_of(json).map(|id| Some(T::from(id))),
+            json => id_of(json).and_then(T::from_wire).map(Some),
         })
     }
 

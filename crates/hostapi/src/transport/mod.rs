@@ -28,7 +28,10 @@
 //! (operation, method, path, status, attempts, time, ok); retries log at info.
 
 pub(crate) mod hooks;
+#[cfg(test)]
+pub(crate) mod hostile_ids_tests;
 pub(crate) mod retry;
+pub(crate) mod route;
 pub(crate) mod send;
 
 pub(crate) use send::{Answer, CallOptions, Transport};
