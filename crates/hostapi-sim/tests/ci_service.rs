@@ -32,13 +32,13 @@ async fn on_every_address_the_control_api_needs_its_token() {
         .to_string();
     assert_eq!(token.len(), 32);
 
-    let health = format!("{}/health", t.sim.control_url());
-    let r = t.http.get(&health).send().await.unwrap();
+    let faults = format!("{}/faults", t.sim.control_url());
+    let r = t.http.get(&faults).send().await.unwrap();
     assert_eq!(r.status(), 401, "even from loopback");
     assert_eq!(r.headers()["www-authenticate"], "Bearer");
     let r = t
         .http
-        .get(&health)
+        .get(&faults)
         .bearer_auth("wrong")
         .send()
         .await
@@ -46,12 +46,18 @@ async fn on_every_address_the_control_api_needs_its_token() {
     assert_eq!(r.status(), 403);
     let r = t
         .http
-        .get(&health)
+        .get(&faults)
         .bearer_auth(&token)
         .send()
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
+    let reset = format!("{}/reset", t.sim.control_url());
+    assert_eq!(t.http.post(&reset).send().await.unwrap().status(), 401);
+    // Health answers without a token: container health checks poll it.
+    let health = format!("{}/health", t.sim.control_url());
+    assert_eq!(t.http.get(&health).send().await.unwrap().status(), 200);
+    assert_eq!(t.http.delete(&health).send().await.unwrap().status(), 401);
     // The interfaces themselves answer as ever.
     assert_eq!(t.get("/v1/domains").await.status, 200);
 }
@@ -170,10 +176,10 @@ async fn the_binary_on_every_address_warns_and_prints_its_token() {
     let token = info["control_token"].as_str().unwrap().to_string();
     let base = info["base_url"].as_str().unwrap().to_string();
     let http = client();
-    let health = format!("{base}/_sim/health");
-    let unauth = http.get(&health).send().await.unwrap().status().as_u16();
+    let state = format!("{base}/_sim/state");
+    let unauth = http.get(&state).send().await.unwrap().status().as_u16();
     let auth = http
-        .get(&health)
+        .get(&state)
         .bearer_auth(&token)
         .send()
         .await
