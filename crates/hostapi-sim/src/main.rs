@@ -55,7 +55,12 @@ struct Args {
     port: u16,
     /// The token the control API requires (Authorization: Bearer TOKEN).
     /// Given, it is required on loopback too.
-    #[arg(long, env = "HOSTAPI_SIM_CONTROL_TOKEN", value_name = "TOKEN")]
+    #[arg(
+        long,
+        env = "HOSTAPI_SIM_CONTROL_TOKEN",
+        hide_env_values = true,
+        value_name = "TOKEN"
+    )]
     control_token: Option<String>,
     /// Serve https: a certificate authority is made at start, its
     /// certificate written to DIR/ca.pem (printed as `ca_file`) for clients
@@ -78,20 +83,20 @@ struct Args {
     /// on it; values do, and so does which documented spelling each field of
     /// each record is sent in (string or number, array or object, …): run
     /// several seeds to meet them all.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, env = "HOSTAPI_SIM_SEED", default_value_t = 0)]
     seed: u64,
     /// Size knob: N cloud servers, N/10 v1 virtual servers, N/100 bare
     /// metals (0 = default, 40).
     #[arg(long, default_value_t = 0)]
     size: usize,
     /// API key expected in X-Svc-Auth (generated from the seed if absent).
-    #[arg(long)]
+    #[arg(long, env = "HOSTAPI_SIM_API_KEY", hide_env_values = true)]
     api_key: Option<String>,
     /// CDN signing secret (generated from the seed if absent).
-    #[arg(long)]
+    #[arg(long, env = "HOSTAPI_SIM_CDN_SECRET", hide_env_values = true)]
     cdn_secret: Option<String>,
     /// CDN customer number (generated from the seed if absent).
-    #[arg(long)]
+    #[arg(long, env = "HOSTAPI_SIM_CDN_CUSTOMER")]
     cdn_customer: Option<String>,
     /// Simulated seconds per real second.
     #[arg(long, default_value_t = 1.0)]

@@ -287,3 +287,27 @@ async fn sigterm_exits_promptly_with_a_request_in_flight_and_keeps_what_was_answ
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(int(&domain["domain"]["ttl"]), Some(7200), "{domain}");
 }
+
+#[test]
+fn the_binary_takes_its_settings_from_the_environment_too() {
+    // A GitHub Actions service container takes no flags, only variables.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hostapi-sim"))
+        .args(["--port", "0"])
+        .env("HOSTAPI_SIM_API_KEY", "env-key")
+        .env("HOSTAPI_SIM_CDN_CUSTOMER", "100001")
+        .env("HOSTAPI_SIM_CONTROL_TOKEN", "env-token")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let info: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(info["api_key"], "env-key");
+    assert_eq!(info["cdn_customer"], "100001");
+    assert_eq!(info["control_token"], "env-token");
+}
