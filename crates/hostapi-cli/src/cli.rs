@@ -80,6 +80,10 @@ pub(crate) struct GlobalArgs {
     /// CDN customer number.
     #[arg(long, global = true, value_name = "NUMBER")]
     pub(crate) cdn_customer: Option<String>,
+    /// PEM file of certificate authorities to trust besides the system's (e.g. the ca.pem
+    /// of `hostapi-sim --tls`).
+    #[arg(long, global = true, env = "HOSTAPI_CA_FILE", value_name = "FILE")]
+    pub(crate) ca_file: Option<PathBuf>,
     /// Profile of the config file to use (default: the file's `default_profile`, else `default`).
     #[arg(long, global = true, env = "HOSTAPI_PROFILE", value_name = "NAME",
           add = clap_complete::ArgValueCandidates::new(crate::completion::profiles))]

@@ -29,6 +29,8 @@ pub(crate) struct Settings {
     pub(crate) cdn_base_url: Option<String>,
     pub(crate) cdn_secret: Option<String>,
     pub(crate) cdn_customer: Option<String>,
+    /// `--ca-file` / `HOSTAPI_CA_FILE`.
+    pub(crate) ca_file: Option<PathBuf>,
 }
 
 impl Settings {
@@ -50,6 +52,9 @@ impl Settings {
         if let Some(customer) = &self.cdn_customer {
             builder = builder.cdn_customer(customer);
         }
+        if let Some(path) = &self.ca_file {
+            builder = builder.ca_file(path);
+        }
         builder
     }
 }
@@ -62,6 +67,7 @@ impl From<&Profile> for Settings {
             cdn_base_url: profile.cdn_base_url.clone(),
             cdn_secret: profile.cdn_secret.clone(),
             cdn_customer: profile.cdn_customer.clone(),
+            ca_file: None,
         }
     }
 }
@@ -367,6 +373,7 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
             hostapi::ENV_CDN_CUSTOMER,
             profile.cdn_customer,
         ),
+        ca_file: global.ca_file.clone(),
     };
     Ok(Resolved {
         settings,

@@ -1,6 +1,7 @@
-//! The control API under `/_sim/` (loopback only, JSON): health, reset,
-//! state export/import, the simulated clock, fault rules and the request
-//! journal. See the crate docs for the endpoints.
+//! The control API under `/_sim/` (JSON): health, reset, state
+//! export/import, the simulated clock, fault rules, the request journal
+//! and a replay's progress. It answers loopback clients only, or, with a
+//! control token, whoever sends it. See the crate docs for the endpoints.
 
 use std::sync::Arc;
 
@@ -57,14 +58,57 @@ fn saved(inner: &Inner, ok: Response) -> Response {
     }
 }
 
-pub(crate) async fn handle(inner: &Arc<Inner>, parts: Parts, body: Body) -> Response {
-    if let Some(Peer(peer)) = parts.extensions.get::<Peer>()
-        && !peer.ip().is_loopback()
-    {
-        return answer(
+/// The refusal of a request that may not use the control API (None when
+/// it may): with a token, it must carry it (`Authorization: Bearer
+/// TOKEN`); without, it must come from a loopback address.
+fn refusal(inner: &Inner, parts: &Parts) -> Option<Response> {
+    let Some(token) = &inner.control_token else {
+        return match parts.extensions.get::<Peer>() {
+            Some(Peer(peer)) if !peer.ip().is_loopback() => Some(answer(
+                StatusCode::FORBIDDEN,
+                &json!({"error": "the control API answers loopback clients only"}),
+            )),
+            _ => None,
+        };
+    };
+    let sent = parts
+        .headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    match sent {
+        None => {
+            let mut r = answer(
+                StatusCode::UNAUTHORIZED,
+                &json!({"error": "the control API needs its token: Authorization: Bearer TOKEN \
+                        (the token hostapi-sim printed at start, or --control-token)"}),
+            );
+            r.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Bearer"),
+            );
+            Some(r)
+        }
+        Some(t) if same(t.trim().as_bytes(), token.as_bytes()) => None,
+        Some(_) => Some(answer(
             StatusCode::FORBIDDEN,
-            &json!({"error": "the control API answers loopback clients only"}),
-        );
+            &json!({"error": "the control token sent is not this simulator's"}),
+        )),
+    }
+}
+
+/// Byte strings compared in time independent of where they differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+pub(crate) async fn handle(inner: &Arc<Inner>, parts: Parts, body: Body) -> Response {
+    // Health is open to all: it changes nothing, tells nothing secret, and
+    // is what container health checks poll without a token.
+    let health_check =
+        parts.method == Method::GET && parts.uri.path().trim_end_matches('/') == "/_sim/health";
+    if !health_check && let Some(refused) = refusal(inner, &parts) {
+        return refused;
     }
     let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(b) => b,
@@ -102,6 +146,14 @@ pub(crate) async fn handle(inner: &Arc<Inner>, parts: Parts, body: Body) -> Resp
             },
             _ => method_not_allowed("GET, PUT"),
         },
+        "/_sim/replay" => match (m, &inner.replay) {
+            (&Method::GET, Some(r)) => answer(StatusCode::OK, &json!(lock(r).progress())),
+            (&Method::GET, None) => answer(
+                StatusCode::NOT_FOUND,
+                &json!({"error": "no replay: the simulator was not started with --replay"}),
+            ),
+            _ => method_not_allowed("GET"),
+        },
         "/_sim/clock" => match *m {
             Method::GET => answer(StatusCode::OK, &clock(inner)),
             _ => method_not_allowed("GET"),
@@ -120,14 +172,7 @@ pub(crate) async fn handle(inner: &Arc<Inner>, parts: Parts, body: Body) -> Resp
             _ => method_not_allowed("GET, POST, DELETE"),
         },
         "/_sim/requests" => match *m {
-            Method::GET => {
-                let op = query
-                    .iter()
-                    .find(|(k, _)| k == "operation")
-                    .map(|(_, v)| v.as_str());
-                let entries = lock(&inner.journal).list(op);
-                answer(StatusCode::OK, &json!({"requests": entries}))
-            }
+            Method::GET => requests(inner, &query),
             Method::DELETE => {
                 lock(&inner.journal).clear();
                 answer(StatusCode::OK, &json!({"requests": []}))
@@ -242,7 +287,13 @@ fn advance(inner: &Inner, bytes: &[u8]) -> Response {
         Ok(b) => b,
         Err(e) => return bad(e),
     };
-    let secs = body.get("seconds").and_then(Value::as_f64);
+    let Some(obj) = body.as_object() else {
+        return bad(format!("body: must be a JSON object, {}", advance_range()));
+    };
+    if let Some(k) = obj.keys().find(|k| *k != "seconds") {
+        return bad(format!("{k}: unknown field (seconds is accepted)"));
+    }
+    let secs = obj.get("seconds").and_then(Value::as_f64);
     match secs
         .ok_or_else(advance_range)
         .and_then(|s| do_advance(inner, s))
@@ -273,8 +324,42 @@ pub(crate) fn do_advance(inner: &Inner, secs: f64) -> Result<f64, String> {
 fn faults(inner: &Inner) -> Value {
     json!({
         "rules": lock(&inner.rules).rules,
-        "operations": crate::router::operations(),
+        "operations": crate::operations::OPERATIONS,
     })
+}
+
+/// `GET /_sim/requests[?operation=NAME][&format=ndjson]`.
+fn requests(inner: &Inner, query: &[(String, String)]) -> Response {
+    let mut routes = None;
+    let mut ndjson = false;
+    for (k, v) in query {
+        match k.as_str() {
+            "operation" => match crate::operations::resolve(v) {
+                Ok(r) => routes = Some(r),
+                Err(e) => return bad(format!("operation: {e}")),
+            },
+            "format" => match v.as_str() {
+                "json" => ndjson = false,
+                "ndjson" => ndjson = true,
+                _ => return bad(format!("format: json or ndjson, got {v:?}")),
+            },
+            _ => {
+                return bad(format!(
+                    "{k}: unknown query parameter (operation and format are accepted)"
+                ));
+            }
+        }
+    }
+    let entries = lock(&inner.journal).list(routes.as_deref());
+    if !ndjson {
+        return answer(StatusCode::OK, &json!({"requests": entries}));
+    }
+    let mut r = Response::new(Body::from(crate::journal::ndjson(&entries)));
+    r.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/x-ndjson"),
+    );
+    r
 }
 
 fn add_faults(inner: &Inner, bytes: &[u8]) -> Response {
@@ -305,9 +390,5 @@ pub(crate) fn do_add_faults(
     inner: &Inner,
     rules: Vec<FaultRule>,
 ) -> Result<Vec<FaultRule>, String> {
-    let ops = crate::router::operations();
-    for (i, r) in rules.iter().enumerate() {
-        r.validate(&ops).map_err(|e| format!("rule {i}: {e}"))?;
-    }
     lock(&inner.rules).add(rules)
 }

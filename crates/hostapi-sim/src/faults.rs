@@ -4,6 +4,11 @@
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
+/// Largest added latency, in milliseconds: of [`FaultConfig::latency_ms`]
+/// (`--latency-ms`), of a `latency=` in `X-Sim-Fault` and of a latency
+/// rule. One minute is longer than any client's patience worth testing.
+pub const MAX_LATENCY_MS: u64 = 60_000;
+
 /// A fault the simulator can inject into one request.
 ///
 /// Which faults change state:
@@ -172,7 +177,8 @@ pub struct FaultConfig {
     pub rate: f64,
     /// Relative weights of the kinds drawn.
     pub weights: FaultWeights,
-    /// Latency added to every request, in real milliseconds.
+    /// Latency added to every request, in real milliseconds (at most
+    /// [`MAX_LATENCY_MS`]).
     pub latency_ms: u64,
     /// The `Retry-After` seconds of a 429 (default 1).
     pub retry_after_secs: u64,
@@ -215,7 +221,12 @@ pub(crate) fn parse_header(v: &str, cfg: &FaultConfig) -> Result<Plan, String> {
             let ms: u64 = ms
                 .parse()
                 .map_err(|_| format!("bad latency in X-Sim-Fault: {part}"))?;
-            plan.latency_ms = plan.latency_ms.saturating_add(ms.min(60_000));
+            if ms > MAX_LATENCY_MS {
+                return Err(format!(
+                    "latency in X-Sim-Fault: at most {MAX_LATENCY_MS} ms, got {part}"
+                ));
+            }
+            plan.latency_ms = plan.latency_ms.saturating_add(ms);
         } else if let Some(secs) = p.strip_prefix("429=") {
             plan.retry_after = secs
                 .parse()

@@ -1,6 +1,7 @@
 //! # hostapi-sim: a stateful fake of the hosting provider's three interfaces
 //!
-//! A real HTTP/1.1 server (axum on tokio, bound to 127.0.0.1) answering every
+//! A real HTTP/1.1 server (axum on tokio, bound to 127.0.0.1 unless told
+//! otherwise, plain http or https) answering every
 //! operation of the three API documents — 57 of infrastructure v1 (under
 //! `/v1`), 11 of cloud v2 (under `/cloud/v2`) and 12 of the CDN (under
 //! `/cdn`) — with their documented wire shapes and quirks, from a
@@ -230,18 +231,39 @@
 //! means no installation runs. Switch port changes are immediate.
 //!
 //! ## Using it from tests
-//! [`Sim::start`] binds a free port of 127.0.0.1 (or [`SimConfig::port`]);
+//! [`Sim::start`] binds a free port of 127.0.0.1 (or [`SimConfig::port`])
+//! on the caller's runtime; [`Sim::start_blocking`] runs the server on a
+//! thread and runtime of its own, for blocking tests (or a blocking client
+//! inside a current-thread runtime), and stops it when dropped;
 //! [`Sim::base_url`], [`Sim::cdn_base_url`], [`Sim::api_key`],
 //! [`Sim::cdn_secret`] and [`Sim::cdn_customer`] configure a client. The
 //! control API is also on [`Sim`]: [`Sim::reset`], [`Sim::advance_clock`],
 //! [`Sim::add_faults`] / [`Sim::clear_faults`], [`Sim::requests`] /
 //! [`Sim::clear_requests`], [`Sim::export_state`] / [`Sim::import_state`].
 //! A test to copy is `crates/hostapi/tests/against_the_simulator.rs`.
+//! `docs/simulator.md` is the guide for users who do not read Rust:
+//! every control endpoint with examples, and running it in CI.
+//!
+//! ## As a service
+//! [`SimConfig::host`] (`--host`) binds another address (`0.0.0.0` in a
+//! container); the control API then requires a token
+//! ([`SimConfig::control_token`], generated when not given). With
+//! [`SimConfig::tls`] (`--tls`) it serves https: a certificate authority
+//! made at start signs the server's certificate, and its certificate is
+//! written for clients to trust ([`Sim::ca_file`]).
+//!
+//! ## Operation names
+//! Fault rules and the journal name an operation by its operationId as the
+//! specs (and the SDK's errors) do, `listDomains`, or by `METHOD /path`
+//! template, `GET /v1/domains`; see [`OPERATIONS`]. Six operationIds are
+//! the same on infra and cloud (`listVirtualServers`, …): alone they mean
+//! both, `infra.` or `cloud.` before them one.
 //!
 //! ## Control API
-//! Under `/_sim/` on the same port, JSON, no API key, loopback clients
-//! only (others → 403); a wrong method → 405 with `Allow`, a bad body → 400
-//! `{"error": "<field>: …"}`.
+//! Under `/_sim/` on the same port, JSON, no API key; loopback clients
+//! only (others → 403), or with a control token whoever sends
+//! `Authorization: Bearer TOKEN` (none → 401, another → 403); a wrong
+//! method → 405 with `Allow`, a bad body → 400 `{"error": "<field>: …"}`.
 //! * `GET /_sim/health`: `{status, seed, size, simTime, stateFile}`.
 //! * `POST /_sim/reset`, optional body `{"seed": N, "size": N}`: back to the
 //!   generated dataset; clears the write log, fault rules and journal; keeps
@@ -252,7 +274,8 @@
 //!   /_sim/clock/advance` `{"seconds": N}` (0 to [`MAX_ADVANCE_SECS`]):
 //!   transitions are timestamps in simulated time, so pending ones complete
 //!   in order.
-//! * `GET /_sim/faults` (`{rules, operations}`: every operation name),
+//! * `GET /_sim/faults` (`{rules, operations}`: every [`Operation`] with
+//!   both its names),
 //!   `POST /_sim/faults` (a [`FaultRule`] or an array; 201 with ids),
 //!   `DELETE /_sim/faults` (all) or `/_sim/faults/{id}`. Rules are checked
 //!   before `X-Sim-Fault`-less requests run: the first rule of the request's
@@ -260,10 +283,17 @@
 //!   counts calls per operation, so `times` and `probability` (hashed from
 //!   seed, rule, operation and call number) do not depend on how calls of
 //!   other operations interleave. An `X-Sim-Fault` header overrides rules.
-//! * `GET /_sim/requests[?operation=…]`: the journal ([`JournalEntry`]: time,
-//!   method, path, query, operation, status, fault), newest [`JOURNAL_CAP`];
-//!   CDN signatures and secret-looking query values are [`REDACTED`], headers
-//!   and bodies are not recorded. `DELETE` clears it.
+//! * `GET /_sim/requests[?operation=NAME][&format=ndjson]`: the journal
+//!   ([`JournalEntry`]: time, method, path, query, operationId, interface,
+//!   route, status, fault, request and answer bodies), newest
+//!   [`JOURNAL_CAP`] within [`JOURNAL_MAX_BYTES`]; bodies cut at
+//!   [`JOURNAL_BODY_CAP`]; CDN signatures, secret-looking fields and the
+//!   credentials are [`REDACTED`]; headers are not recorded. A NAME of no
+//!   operation is 400. `format=ndjson` exports one entry per line, the
+//!   script [`SimConfig::replay`] (`--replay FILE`) serves back. `DELETE`
+//!   clears it.
+//! * `GET /_sim/replay`: with a replay script, how far it went
+//!   ([`ReplayProgress`]).
 //!
 //! ## Persistence and limits
 //! With [`SimConfig::state_file`] (`--state FILE`) the state is loaded at
@@ -295,12 +325,15 @@ mod control;
 mod error;
 mod faults;
 mod journal;
+mod operations;
 mod params;
 mod persist;
+mod replay;
 mod router;
 mod rules;
 mod server;
 mod state;
+mod tls;
 mod util;
 mod v1;
 mod variants;
@@ -312,9 +345,11 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use control::MAX_ADVANCE_SECS;
-pub use faults::{FaultConfig, FaultKind, FaultWeights};
-pub use journal::{JournalEntry, REDACTED};
+pub use faults::{FaultConfig, FaultKind, FaultWeights, MAX_LATENCY_MS};
+pub use journal::{JournalEntry, REDACTED, RecordedBody};
+pub use operations::{OPERATIONS, Operation};
 pub use persist::{STATE_FORMAT, STATE_VERSION};
+pub use replay::{ReplayProgress, read_script};
 pub use rules::{FaultRule, MAX_FAULT_RULES};
 
 /// Default `size`: 40 cloud servers and at least 20 of the other kinds.
@@ -347,6 +382,12 @@ pub const PURGE_SECS: f64 = 10.0;
 pub const CDN_MAX_SKEW_SECS: i64 = 300;
 /// Entries kept in the request journal (the oldest are dropped first).
 pub const JOURNAL_CAP: usize = 1_000;
+/// Bytes of a request or answer body the journal keeps (the rest is cut,
+/// and the record says `truncated`).
+pub const JOURNAL_BODY_CAP: usize = 64 * 1024;
+/// Rough memory the journal may take, bodies included (the oldest entries
+/// are dropped first).
+pub const JOURNAL_MAX_BYTES: usize = 16 * 1024 * 1024;
 /// Entries kept in the write log (the oldest are dropped first).
 pub const WRITE_LOG_CAP: usize = 10_000;
 /// Records of one kind a user can create (DNS records, private networks,
@@ -354,6 +395,10 @@ pub const WRITE_LOG_CAP: usize = 10_000;
 pub const MAX_CREATED: usize = 10_000;
 /// Purge jobs kept (the oldest are dropped first).
 pub const PURGE_HISTORY_CAP: usize = 1_000;
+/// How long open requests may take to finish once the simulator is told to
+/// stop (SIGTERM, [`Sim::shutdown`], dropping a [`Sim`]); then their
+/// connections are closed.
+pub const SHUTDOWN_GRACE_MS: u64 = 500;
 /// Largest accepted `size`: ids and addresses stay valid and unique up to
 /// it (see [`check_size`]).
 pub const MAX_SIZE: usize = 500_000;
@@ -366,13 +411,27 @@ pub fn check_size(size: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Configuration of a simulator. `Default` gives any free port, seed 0,
-/// the default size, credentials generated from the seed, real time and no
-/// faults.
+/// Configuration of a simulator. `Default` gives 127.0.0.1 and any free
+/// port, plain http, seed 0, the default size, credentials generated from
+/// the seed, real time and no faults.
 #[derive(Debug, Clone)]
 pub struct SimConfig {
-    /// Port to bind on 127.0.0.1; 0 picks any free port.
+    /// Address to bind (default 127.0.0.1). Any other address (`0.0.0.0`
+    /// in a container) makes the control API require a token
+    /// ([`SimConfig::control_token`], generated when not given).
+    pub host: std::net::IpAddr,
+    /// Port to bind; 0 picks any free port.
     pub port: u16,
+    /// The token the control API requires (`Authorization: Bearer
+    /// TOKEN`). Without one, the control API answers loopback clients
+    /// only, unless [`SimConfig::host`] is not a loopback address: then a
+    /// token is generated ([`Sim::control_token`]).
+    pub control_token: Option<String>,
+    /// Serve https with a certificate made at start, instead of plain http.
+    pub tls: Option<TlsConfig>,
+    /// Serve this script (a recorded journal, see [`read_script`]) instead
+    /// of the simulated interfaces.
+    pub replay: Option<Vec<JournalEntry>>,
     /// Seed of the dataset, of the documented spellings each record is sent
     /// in, and of random faults.
     pub seed: u64,
@@ -402,7 +461,11 @@ pub struct SimConfig {
 impl Default for SimConfig {
     fn default() -> Self {
         SimConfig {
+            host: std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
             port: 0,
+            control_token: None,
+            tls: None,
+            replay: None,
             seed: 0,
             size: 0,
             api_key: None,
@@ -443,12 +506,28 @@ impl SimConfig {
     }
 }
 
+/// https for a simulator: a certificate authority is made at start, its
+/// certificate written to `dir/ca.pem` for clients to trust
+/// ([`Sim::ca_file`]), and a server certificate it signs covers
+/// `localhost`, `127.0.0.1`, `::1` and [`TlsConfig::names`].
+#[derive(Debug, Clone, Default)]
+pub struct TlsConfig {
+    /// More names (or addresses) the certificate covers, e.g. the service
+    /// name in docker-compose (`sim`).
+    pub names: Vec<String>,
+    /// Where `ca.pem` is written (default: a fresh directory under the
+    /// system's temporary directory).
+    pub dir: Option<std::path::PathBuf>,
+}
+
 /// Why the simulator could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
     /// The listening socket could not be bound.
-    #[error("cannot bind 127.0.0.1:{port}: {source}")]
+    #[error("cannot bind {host}:{port}: {source}")]
     Bind {
+        /// The requested address.
+        host: std::net::IpAddr,
         /// The requested port.
         port: u16,
         /// The cause.
@@ -460,6 +539,9 @@ pub enum SimError {
     /// The state file could not be read or written.
     #[error("state file: {0}")]
     State(String),
+    /// The TLS certificate or configuration could not be made.
+    #[error("tls: {0}")]
+    Tls(String),
 }
 
 /// Counters of a running simulator.
@@ -494,8 +576,12 @@ pub struct WriteRecord {
 pub struct Sim {
     inner: Arc<server::Inner>,
     addr: SocketAddr,
+    /// The certificate authority's PEM and file, with TLS.
+    ca: Option<(String, std::path::PathBuf)>,
     stop: Option<tokio::sync::watch::Sender<bool>>,
     task: Option<tokio::task::JoinHandle<()>>,
+    /// The thread running the server of [`Sim::start_blocking`].
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for Sim {
@@ -505,26 +591,81 @@ impl std::fmt::Debug for Sim {
 }
 
 impl Sim {
-    /// Bind 127.0.0.1 and start serving in the background.
+    /// Bind [`SimConfig::host`] (127.0.0.1 by default) and start serving in
+    /// the background, on the caller's tokio runtime.
     pub async fn start(config: SimConfig) -> Result<Sim, SimError> {
         server::start(config).await
     }
 
-    /// The v1 and cloud base URL, `http://127.0.0.1:PORT` (v1 is under
-    /// `/v1`, cloud under `/cloud/v2`).
+    /// As [`Sim::start`], for code without an async runtime (or inside a
+    /// current-thread one that a blocking client would stall): the server
+    /// runs on its own thread with its own tokio runtime. Dropping the
+    /// [`Sim`] stops it and waits for the thread (open requests get at most
+    /// [`SHUTDOWN_GRACE_MS`]).
+    ///
+    /// ```no_run
+    /// let sim = hostapi_sim::Sim::start_blocking(Default::default())?;
+    /// println!("{} {}", sim.base_url(), sim.api_key());
+    /// # Ok::<(), hostapi_sim::SimError>(())
+    /// ```
+    pub fn start_blocking(config: SimConfig) -> Result<Sim, SimError> {
+        server::start_blocking(config)
+    }
+
+    /// The scheme, host and port clients reach the server at: `127.0.0.1`
+    /// (or `[::1]`) when bound to every address.
+    fn origin(&self) -> String {
+        let scheme = if self.ca.is_some() { "https" } else { "http" };
+        let mut addr = self.addr;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(match addr.ip() {
+                std::net::IpAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                std::net::IpAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+            });
+        }
+        format!("{scheme}://{addr}")
+    }
+
+    /// The v1 and cloud base URL, `http://127.0.0.1:PORT` (`https://…` with
+    /// TLS; v1 is under `/v1`, cloud under `/cloud/v2`).
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        self.origin()
     }
 
     /// The CDN base URL, `http://127.0.0.1:PORT/cdn`; signed resource paths
     /// are relative to it.
     pub fn cdn_base_url(&self) -> String {
-        format!("http://{}/cdn", self.addr)
+        format!("{}/cdn", self.origin())
     }
 
     /// The bound address.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// With TLS, the file holding the certificate authority's certificate
+    /// (PEM) that clients trust.
+    pub fn ca_file(&self) -> Option<&std::path::Path> {
+        self.ca.as_ref().map(|(_, f)| f.as_path())
+    }
+
+    /// With TLS, the certificate authority's certificate (PEM).
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.ca.as_ref().map(|(p, _)| p.as_str())
+    }
+
+    /// The token the control API requires, when it requires one
+    /// (`Authorization: Bearer TOKEN`).
+    pub fn control_token(&self) -> Option<&str> {
+        self.inner.control_token.as_deref()
+    }
+
+    /// With a replay script, how far it went (as `GET /_sim/replay`).
+    pub fn replay_progress(&self) -> Option<ReplayProgress> {
+        self.inner
+            .replay
+            .as_ref()
+            .map(|r| state::lock(r).progress())
     }
 
     /// The API key expected in `X-Svc-Auth`.
@@ -589,7 +730,7 @@ impl Sim {
 
     /// The control API's base URL, `http://127.0.0.1:PORT/_sim`.
     pub fn control_url(&self) -> String {
-        format!("http://{}/_sim", self.addr)
+        format!("{}/_sim", self.origin())
     }
 
     /// As `POST /_sim/reset`: back to the generated dataset, of a new seed
@@ -625,9 +766,23 @@ impl Sim {
         state::lock(&self.inner.rules).clear();
     }
 
-    /// As `GET /_sim/requests[?operation=…]`: the journal, oldest first.
+    /// As `GET /_sim/requests[?operation=…]`: the journal, oldest first,
+    /// of every operation or of the one `operation` names: an operationId
+    /// (`"listDomains"`, `"cloud.listVirtualServers"`) or `METHOD /path`
+    /// (`"GET /v1/domains"`). A name of no operation matches nothing; see
+    /// [`Sim::requests_of`] to hear of it.
     pub fn requests(&self, operation: Option<&str>) -> Vec<JournalEntry> {
-        state::lock(&self.inner.journal).list(operation)
+        match operation {
+            None => state::lock(&self.inner.journal).list(None),
+            Some(name) => self.requests_of(name).unwrap_or_default(),
+        }
+    }
+
+    /// The journal entries of the operation `name` names (see
+    /// [`Sim::requests`]), or why it names none.
+    pub fn requests_of(&self, name: &str) -> Result<Vec<JournalEntry>, SimError> {
+        let routes = operations::resolve(name).map_err(SimError::Config)?;
+        Ok(state::lock(&self.inner.journal).list(Some(&routes)))
     }
 
     /// As `DELETE /_sim/requests`.
@@ -646,18 +801,22 @@ impl Sim {
         persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))
     }
 
-    /// Every operation name (the names fault rules and the journal use).
+    /// Every operation as `METHOD /path` (the names of
+    /// [`Stats::operations`] and the write log; fault rules and the
+    /// journal also take the operationIds of [`OPERATIONS`]).
     pub fn operations() -> Vec<&'static str> {
         router::operations()
     }
 
-    /// Stop accepting, let open requests finish (at most 5 s), and return.
+    /// Stop accepting, let open requests finish (at most
+    /// [`SHUTDOWN_GRACE_MS`]), and return.
     pub async fn shutdown(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(true);
         }
         if let Some(task) = self.task.take() {
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), task).await;
+            let grace = std::time::Duration::from_millis(SHUTDOWN_GRACE_MS + 1_000);
+            let _ = tokio::time::timeout(grace, task).await;
         }
     }
 }
@@ -666,6 +825,9 @@ impl Drop for Sim {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(true);
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
     }
 }

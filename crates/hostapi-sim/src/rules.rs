@@ -1,8 +1,10 @@
 //! Per-operation fault rules, set through `/_sim/faults` (or
-//! [`crate::Sim::add_fault`]).
+//! [`crate::Sim::add_faults`]).
 //!
-//! A rule names an operation (as in [`crate::Stats::operations`], e.g.
-//! `"POST /v1/bareMetals/{bareMetalId}/install"`) or `"*"`, and a fault.
+//! A rule names an operation by its operationId (`"installBareMetal"`;
+//! `"cloud.listVirtualServers"` for one of the six names infra and cloud
+//! share, which alone mean both), by `METHOD /path` (`"POST
+//! /v1/bareMetals/{bareMetalId}/install"`), or `"*"`, and a fault.
 //! Each rule keeps, per operation, how many matching requests it has seen
 //! and how many it has spoilt: `times` caps the latter, and `probability`
 //! is decided by a hash of (seed, rule id, operation, that request's
@@ -28,7 +30,8 @@ pub struct FaultRule {
     /// Assigned by the simulator (ignored on input).
     #[serde(default)]
     pub id: u64,
-    /// An operation name, or `"*"` for every operation.
+    /// An operationId (`"installBareMetal"`, `"cloud.rebootVirtualServer"`),
+    /// `METHOD /path` (`"GET /v1/domains"`), or `"*"` for every operation.
     pub operation: String,
     /// `status`, `latency`, `drop-before`, `drop-after`, `truncate` or
     /// `malformed`.
@@ -39,7 +42,8 @@ pub struct FaultRule {
     /// `Retry-After` seconds sent with a `status` fault.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<u64>,
-    /// Milliseconds of a `latency` fault (at most 60 000).
+    /// Milliseconds of a `latency` fault (at most
+    /// [`crate::MAX_LATENCY_MS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,
     /// Spoil at most this many requests per operation (default: no limit).
@@ -63,14 +67,17 @@ const FAULTS: &[&str] = &[
 ];
 
 impl FaultRule {
-    /// Check the rule against the known operation names.
-    pub(crate) fn validate(&self, operations: &[&str]) -> Result<(), String> {
-        if self.operation != "*" && !operations.contains(&self.operation.as_str()) {
-            return Err(format!(
-                "operation: unknown operation {:?} (use \"*\" or a name from GET /_sim/faults)",
-                self.operation
-            ));
-        }
+    /// Check the rule; answers the routes its operation names (None for
+    /// `"*"`).
+    pub(crate) fn validate(&self) -> Result<Option<Vec<&'static str>>, String> {
+        let targets = if self.operation == "*" {
+            None
+        } else {
+            Some(
+                crate::operations::resolve(&self.operation)
+                    .map_err(|e| format!("operation: {e}, or \"*\""))?,
+            )
+        };
         if !FAULTS.contains(&self.fault.as_str()) {
             return Err(format!(
                 "fault: must be one of {}, got {:?}",
@@ -85,8 +92,13 @@ impl FaultRule {
             _ => {}
         }
         match (self.fault.as_str(), self.latency_ms) {
-            ("latency", Some(ms)) if ms <= 60_000 => {}
-            ("latency", _) => return Err("latency_ms: a latency fault needs 0–60000".into()),
+            ("latency", Some(ms)) if ms <= crate::MAX_LATENCY_MS => {}
+            ("latency", _) => {
+                return Err(format!(
+                    "latency_ms: a latency fault needs 0–{}",
+                    crate::MAX_LATENCY_MS
+                ));
+            }
             (_, Some(_)) => return Err("latency_ms: only a latency fault takes latency_ms".into()),
             _ => {}
         }
@@ -101,11 +113,7 @@ impl FaultRule {
         {
             return Err("probability: must be within 0–1".into());
         }
-        Ok(())
-    }
-
-    fn matches(&self, op: &str) -> bool {
-        self.operation == "*" || self.operation == op
+        Ok(targets)
     }
 }
 
@@ -113,6 +121,8 @@ impl FaultRule {
 #[derive(Debug, Default)]
 pub(crate) struct Rules {
     pub(crate) rules: Vec<FaultRule>,
+    /// The routes each rule (same index) applies to; None for every one.
+    targets: Vec<Option<Vec<&'static str>>>,
     next_id: u64,
     /// (rule id, operation) → (requests seen, requests spoilt).
     counters: HashMap<(u64, String), (u64, u64)>,
@@ -125,17 +135,22 @@ fn op_hash(op: &str) -> u64 {
 }
 
 impl Rules {
-    /// Add validated rules; answers them with their ids.
+    /// Validate and add rules (all or none); answers them with their ids.
     pub(crate) fn add(&mut self, rules: Vec<FaultRule>) -> Result<Vec<FaultRule>, String> {
+        let mut targets = Vec::new();
+        for (i, r) in rules.iter().enumerate() {
+            targets.push(r.validate().map_err(|e| format!("rule {i}: {e}"))?);
+        }
         if self.rules.len() + rules.len() > MAX_FAULT_RULES {
             return Err(format!("at most {MAX_FAULT_RULES} fault rules"));
         }
         let mut out = Vec::new();
-        for mut r in rules {
+        for (mut r, t) in rules.into_iter().zip(targets) {
             self.next_id += 1;
             r.id = self.next_id;
             r.fired = 0;
             self.rules.push(r.clone());
+            self.targets.push(t);
             out.push(r);
         }
         Ok(out)
@@ -143,22 +158,28 @@ impl Rules {
 
     /// Remove one rule (true) or none.
     pub(crate) fn remove(&mut self, id: u64) -> bool {
-        let before = self.rules.len();
-        self.rules.retain(|r| r.id != id);
+        let Some(i) = self.rules.iter().position(|r| r.id == id) else {
+            return false;
+        };
+        self.rules.remove(i);
+        self.targets.remove(i);
         self.counters.retain(|(rid, _), _| *rid != id);
-        self.rules.len() != before
+        true
     }
 
     pub(crate) fn clear(&mut self) {
         self.rules.clear();
+        self.targets.clear();
         self.counters.clear();
     }
 
-    /// The plan for one request of `op`, or None when no rule spoils it.
+    /// The plan for one request of the operation `op` (its route), or None
+    /// when no rule spoils it.
     pub(crate) fn decide(&mut self, seed: u64, op: &str, base: &Plan) -> Option<Plan> {
         let mut plan = base.clone();
         let mut any = false;
-        for r in self.rules.iter_mut().filter(|r| r.matches(op)) {
+        let rules = self.rules.iter_mut().zip(&self.targets);
+        for (r, _) in rules.filter(|(_, t)| t.as_ref().is_none_or(|t| t.contains(&op))) {
             let c = self.counters.entry((r.id, op.to_string())).or_default();
             let n = c.0;
             c.0 += 1;

@@ -54,6 +54,9 @@ pub(crate) struct Inner {
     pub(crate) faults: FaultConfig,
     pub(crate) fault_rng: Mutex<Pcg64Mcg>,
     pub(crate) corr: AtomicU64,
+    /// Drawn at start, so correlation ids differ between runs (a sandbox
+    /// restarted on the same state file does not repeat its ids).
+    pub(crate) corr_nonce: u64,
     /// Per-operation fault rules.
     pub(crate) rules: Mutex<Rules>,
     /// The request journal.
@@ -68,6 +71,10 @@ pub(crate) struct Inner {
     pub(crate) cdn_max_skew: i64,
     /// Check CDN timestamps against simulated time (else the wall clock).
     pub(crate) cdn_clock_sim: bool,
+    /// The token the control API requires, if any.
+    pub(crate) control_token: Option<String>,
+    /// The script served instead of the interfaces, if any.
+    pub(crate) replay: Option<Mutex<crate::replay::Replay>>,
 }
 
 impl Inner {
@@ -84,10 +91,11 @@ impl Inner {
         st
     }
 
-    /// A correlation id, deterministic in the order of requests.
+    /// A fresh correlation id for each error answer: unique within a run
+    /// (a counter) and between runs (a nonce drawn at start).
     pub(crate) fn correlation_id(&self) -> String {
         let n = self.corr.fetch_add(1, Ordering::Relaxed);
-        let seed = self.dataset().seed;
+        let seed = self.dataset().seed ^ self.corr_nonce;
         let h = hash3(seed, kind::JOB, n | (1 << 62));
         let g = hash3(seed, kind::JOB, n | (1 << 61));
         format!(
@@ -99,6 +107,20 @@ impl Inner {
             g & 0xffff_ffff_ffff
         )
     }
+}
+
+/// A number that differs between runs: the wall clock's nanoseconds and the
+/// process id, hashed with the process's random hash keys.
+fn start_nonce() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.write_u32(std::process::id());
+    h.finish()
 }
 
 fn generated_secret(seed: u64, which: u64, len: usize) -> String {
@@ -119,7 +141,31 @@ pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
             cfg.faults.rate
         )));
     }
+    if cfg.faults.latency_ms > faults::MAX_LATENCY_MS {
+        return Err(SimError::Config(format!(
+            "latency: at most {} ms, got {}",
+            faults::MAX_LATENCY_MS,
+            cfg.faults.latency_ms
+        )));
+    }
     crate::check_size(cfg.size).map_err(SimError::Config)?;
+    let control_token = match &cfg.control_token {
+        Some(t) if t.trim().is_empty() || !t.bytes().all(|b| b.is_ascii_graphic()) => {
+            return Err(SimError::Config(
+                "control token: must be non-empty printable ASCII without spaces".into(),
+            ));
+        }
+        Some(t) => Some(t.clone()),
+        None if !cfg.host.is_loopback() => Some(util::hex_digits(
+            &mut util::rng(start_nonce(), kind::SECRET, 9),
+            32,
+        )),
+        None => None,
+    };
+    let tls = match &cfg.tls {
+        Some(t) => Some(crate::tls::make(&t.names, t.dir.as_deref())?),
+        None => None,
+    };
     let ds = Dataset::new(cfg.seed, cfg.size);
     let cdn_customer = cfg
         .cdn_customer
@@ -143,6 +189,7 @@ pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
         fault_rng: Mutex::new(Pcg64Mcg::seed_from_u64(hash3(cfg.seed, kind::FAULTS, 0))),
         faults: cfg.faults.clone(),
         corr: AtomicU64::new(0),
+        corr_nonce: start_nonce(),
         rules: Mutex::new(Rules::default()),
         journal: Mutex::new(Journal::default()),
         dirty: AtomicBool::new(false),
@@ -150,6 +197,11 @@ pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
         save_lock: Mutex::new(()),
         cdn_max_skew: cfg.cdn_clock_skew_secs,
         cdn_clock_sim: cfg.cdn_clock_sim,
+        control_token,
+        replay: cfg
+            .replay
+            .clone()
+            .map(|script| Mutex::new(crate::replay::Replay::new(script))),
     });
     let loaded = match &cfg.state_file {
         Some(path) => crate::persist::load(&inner, path)?,
@@ -162,28 +214,89 @@ pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
             crate::persist::save_now(&inner).map_err(|e| SimError::State(e.to_string()))?;
         }
     }
-    let listener = TcpListener::bind(("127.0.0.1", cfg.port))
-        .await
-        .map_err(|source| SimError::Bind {
-            port: cfg.port,
-            source,
-        })?;
-    let addr = listener.local_addr().map_err(|source| SimError::Bind {
+    let bind_err = |source| SimError::Bind {
+        host: cfg.host,
         port: cfg.port,
         source,
-    })?;
+    };
+    let listener = TcpListener::bind((cfg.host, cfg.port))
+        .await
+        .map_err(bind_err)?;
+    let addr = listener.local_addr().map_err(bind_err)?;
     let (tx, rx) = watch::channel(false);
-    let task = tokio::spawn(serve(listener, inner.clone(), rx));
-    tracing::info!(%addr, seed = cfg.seed, size = cfg.size, "simulator listening");
+    let acceptor = tls.as_ref().map(|t| t.acceptor.clone());
+    let task = tokio::spawn(serve(listener, acceptor, inner.clone(), rx));
+    tracing::info!(%addr, tls = tls.is_some(), seed = cfg.seed, size = cfg.size, "simulator listening");
     Ok(Sim {
         inner,
         addr,
+        ca: tls.map(|t| (t.ca_pem, t.ca_file)),
         stop: Some(tx),
         task: Some(task),
+        thread: None,
     })
 }
 
-async fn serve(listener: TcpListener, inner: Arc<Inner>, mut stop: watch::Receiver<bool>) {
+/// [`start`] on a thread of its own with a current-thread runtime, which
+/// serves until the [`Sim`] is dropped.
+pub(crate) fn start_blocking(cfg: SimConfig) -> Result<Sim, SimError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let thread = std::thread::Builder::new()
+        .name("hostapi-sim".into())
+        .spawn(move || {
+            let rt = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    let _ = tx.send(Err(SimError::Config(format!(
+                        "cannot build a tokio runtime: {e}"
+                    ))));
+                    return;
+                }
+            };
+            let mut sim = match rt.block_on(start(cfg)) {
+                Ok(sim) => sim,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            };
+            // The server task stays here; the caller's Sim stops it.
+            let task = sim.task.take();
+            if tx.send(Ok(sim)).is_err() {
+                return;
+            }
+            if let Some(task) = task {
+                let _ = rt.block_on(task);
+            }
+        })
+        .map_err(|e| SimError::Config(format!("cannot start the simulator's thread: {e}")))?;
+    match rx.recv() {
+        Ok(Ok(mut sim)) => {
+            sim.thread = Some(thread);
+            Ok(sim)
+        }
+        Ok(Err(e)) => {
+            let _ = thread.join();
+            Err(e)
+        }
+        Err(_) => {
+            let _ = thread.join();
+            Err(SimError::Config(
+                "the simulator's thread ended at start".into(),
+            ))
+        }
+    }
+}
+
+async fn serve(
+    listener: TcpListener,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    inner: Arc<Inner>,
+    mut stop: watch::Receiver<bool>,
+) {
     let router = Router::new().fallback(entry).with_state(inner);
     let graceful = GracefulShutdown::new();
     loop {
@@ -192,10 +305,31 @@ async fn serve(listener: TcpListener, inner: Arc<Inner>, mut stop: watch::Receiv
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
                     let svc = SimService { svc: TowerToHyperService::new(router.clone()), peer };
-                    let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), svc);
-                    let fut = graceful.watch(conn);
+                    let watcher = graceful.watcher();
+                    let tls = tls.clone();
                     tokio::spawn(async move {
-                        let _ = fut.await;
+                        match tls {
+                            None => {
+                                let conn = http1::Builder::new()
+                                    .serve_connection(TokioIo::new(stream), svc);
+                                let _ = watcher.watch(conn).await;
+                            }
+                            Some(acceptor) => {
+                                let handshake = tokio::time::timeout(
+                                    Duration::from_secs(10),
+                                    acceptor.accept(stream),
+                                );
+                                match handshake.await {
+                                    Ok(Ok(stream)) => {
+                                        let conn = http1::Builder::new()
+                                            .serve_connection(TokioIo::new(stream), svc);
+                                        let _ = watcher.watch(conn).await;
+                                    }
+                                    Ok(Err(e)) => tracing::debug!(error = %e, %peer, "TLS handshake failed"),
+                                    Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+                                }
+                            }
+                        }
                     });
                 }
                 Err(e) => {
@@ -207,11 +341,17 @@ async fn serve(listener: TcpListener, inner: Arc<Inner>, mut stop: watch::Receiv
         }
     }
     drop(listener);
-    if tokio::time::timeout(Duration::from_secs(5), graceful.shutdown())
+    // Open requests get a short grace; a stopping simulator (SIGTERM in CI)
+    // must not wait on a slow client or an injected latency.
+    let grace = Duration::from_millis(crate::SHUTDOWN_GRACE_MS);
+    if tokio::time::timeout(grace, graceful.shutdown())
         .await
         .is_err()
     {
-        tracing::warn!("connections still open after 5 s; closing");
+        tracing::info!(
+            grace_ms = crate::SHUTDOWN_GRACE_MS,
+            "requests still open at shutdown; closing their connections"
+        );
     }
     tracing::info!("simulator stopped");
 }
@@ -263,13 +403,13 @@ impl hyper::service::Service<Request<Incoming>> for SimService {
     }
 }
 
-fn drop_response() -> Response {
+pub(crate) fn drop_response() -> Response {
     let mut r = Response::new(Body::empty());
     r.extensions_mut().insert(DropMarker);
     r
 }
 
-fn style_of(path: &str) -> ErrStyle {
+pub(crate) fn style_of(path: &str) -> ErrStyle {
     if path.starts_with("/cloud/") {
         ErrStyle::Cloud
     } else if path.starts_with("/cdn/") {
@@ -291,23 +431,41 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
     if path == "/_sim" || path.starts_with("/_sim/") {
         return crate::control::handle(&inner, parts, body).await;
     }
+    if inner.replay.is_some() {
+        return crate::replay::serve(&inner, &parts);
+    }
     count(&inner, |s| s.requests += 1);
     let style = style_of(&path);
-    let (jpath, jquery) = crate::journal::redact(&path, parts.uri.query());
-    let journal = |op: &str, status: Option<u16>, fault: Option<&str>| {
+    let secrets = [inner.api_key.as_str(), inner.cdn_secret.as_str()];
+    let (jpath, jquery) = crate::journal::redact(&path, parts.uri.query(), &secrets);
+    let body = axum::body::to_bytes(body, 8 << 20).await;
+    let recorded = body
+        .as_ref()
+        .ok()
+        .and_then(|b| crate::journal::record_request(b, content_type(&parts.headers), &secrets));
+    // Journal a request of the operation `route` (`""` for none).
+    let journal = |route: &str,
+                   status: Option<u16>,
+                   fault: Option<&str>,
+                   answer: Option<crate::journal::RecordedBody>| {
+        let op = crate::operations::by_route(route);
         lock(&inner.journal).push(JournalEntry {
             seq: 0,
             sim_time: inner.clock.now(),
             method: parts.method.to_string(),
             path: jpath.clone(),
             query: jquery.clone(),
-            operation: op.to_string(),
+            operation: op.map_or("", |o| o.operation_id).to_string(),
+            api: op.map_or("", |o| o.api).to_string(),
+            route: route.to_string(),
             status,
             fault: fault.map(str::to_string),
+            request: recorded.clone(),
+            answer,
         });
     };
 
-    let body = match axum::body::to_bytes(body, 8 << 20).await {
+    let body = match body {
         Ok(b) => b,
         Err(_) => {
             let e = ApiError {
@@ -315,8 +473,13 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
                 message: "request body too large or unreadable".into(),
                 field: None,
             };
-            journal("", Some(413), None);
-            return error::response(style, &e, &inner.correlation_id(), "");
+            let (r, answer) = recorded_answer(
+                error::response(style, &e, &inner.correlation_id(), ""),
+                &secrets,
+            )
+            .await;
+            journal("", Some(413), None, answer);
+            return r;
         }
     };
     let segs = path
@@ -365,8 +528,9 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
             Err(msg) => {
                 let e = ApiError::bad_field("X-Sim-Fault", &msg);
                 let r = error::response(style, &e, &inner.correlation_id(), "fault");
+                let (r, answer) = recorded_answer(r, &secrets).await;
                 count(&inner, |s| *s.statuses.entry(400).or_default() += 1);
-                journal(named, Some(400), None);
+                journal(named, Some(400), None, answer);
                 return r;
             }
         },
@@ -401,7 +565,11 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
             if let Some(code) = status {
                 count(&inner, |s| *s.statuses.entry(code).or_default() += 1);
             }
-            journal(named, status, Some(&fault_name(k)));
+            let (r, answer) = match status {
+                Some(_) => recorded_answer(r, &secrets).await,
+                None => (r, None),
+            };
+            journal(named, status, Some(&fault_name(k)), answer);
             return r;
         }
     }
@@ -434,9 +602,10 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
         return error::response(style, &e, &inner.correlation_id(), op);
     }
     let status = resp.status().as_u16();
+    let (resp, answer) = recorded_answer(resp, &secrets).await;
     let resp = match plan.kind {
         Some(FaultKind::DropAfter) => {
-            journal(op, None, Some("drop-after"));
+            journal(op, None, Some("drop-after"), answer);
             return drop_response();
         }
         Some(FaultKind::Truncate) => truncate(resp).await,
@@ -447,8 +616,25 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
         *s.statuses.entry(resp.status().as_u16()).or_default() += 1
     });
     let fault = plan.kind.map(fault_name);
-    journal(op, Some(status), fault.as_deref().or(latency_only));
+    journal(op, Some(status), fault.as_deref().or(latency_only), answer);
     resp
+}
+
+fn content_type(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+}
+
+/// The answer, and its body as the journal records it. Answers are built
+/// whole in memory, so reading the body back costs no copy.
+async fn recorded_answer(
+    resp: Response,
+    secrets: &[&str],
+) -> (Response, Option<crate::journal::RecordedBody>) {
+    let (parts, bytes) = take_body(resp).await;
+    let rec = crate::journal::record_answer(&bytes, content_type(&parts.headers), secrets);
+    (Response::from_parts(parts, Body::from(bytes)), rec)
 }
 
 fn status_fault(inner: &Inner, k: FaultKind, plan: &Plan, style: ErrStyle) -> Response {

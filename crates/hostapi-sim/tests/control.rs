@@ -228,7 +228,7 @@ async fn rules_are_checked_and_can_be_removed_one_by_one() {
     let t = still(3).await;
     for (rule, field) in [
         (
-            json!({"operation": "installBareMetal", "fault": "status", "status": 503}),
+            json!({"operation": "installBareMetals", "fault": "status", "status": 503}),
             "operation",
         ),
         (json!({"operation": "*", "fault": "explode"}), "fault"),
@@ -405,7 +405,8 @@ async fn the_journal_records_requests_with_secrets_redacted() {
     let a = t.ctl(Method::GET, "/requests", None).await;
     let rs = a.json["requests"].as_array().unwrap().clone();
     assert_eq!(rs.len(), 4, "{}", a.json);
-    assert_eq!(rs[0]["operation"], "GET /v1/bareMetals");
+    assert_eq!(rs[0]["operation"], "listBareMetals");
+    assert_eq!(rs[0]["route"], "GET /v1/bareMetals");
     assert_eq!(
         (rs[0]["status"].clone(), rs[0]["fault"].clone()),
         (json!(429), json!("429"))

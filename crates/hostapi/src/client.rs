@@ -26,6 +26,8 @@ pub const ENV_CDN_SECRET: &str = "HOSTAPI_CDN_SECRET";
 pub const ENV_CDN_CUSTOMER: &str = "HOSTAPI_CDN_CUSTOMER";
 /// The environment variable holding the CDN base URL.
 pub const ENV_CDN_BASE_URL: &str = "HOSTAPI_CDN_BASE_URL";
+/// The environment variable naming a PEM file of more certificate authorities to trust.
+pub const ENV_CA_FILE: &str = "HOSTAPI_CA_FILE";
 
 /// The `User-Agent` every request carries.
 pub const USER_AGENT: &str = concat!("hostapi/", env!("CARGO_PKG_VERSION"));
@@ -115,6 +117,7 @@ pub struct ClientBuilder {
     max_answer_bytes: Option<usize>,
     max_list_records: Option<u64>,
     strict: bool,
+    ca_file: Option<std::path::PathBuf>,
 }
 
 impl fmt::Debug for ClientBuilder {
@@ -131,6 +134,7 @@ impl fmt::Debug for ClientBuilder {
             .field("max_answer_bytes", &self.max_answer_bytes)
             .field("max_list_records", &self.max_list_records)
             .field("strict", &self.strict)
+            .field("ca_file", &self.ca_file)
             .finish_non_exhaustive()
     }
 }
@@ -224,6 +228,15 @@ impl ClientBuilder {
         self
     }
 
+    /// A PEM file of certificate authorities to trust besides the system's, e.g. the
+    /// `ca.pem` of a simulator started with `--tls` in docker-compose (`https://sim:8080`).
+    /// Read when the client is built; an unreadable file or one without a certificate
+    /// fails [`build`](ClientBuilder::build) naming `ca_file`.
+    pub fn ca_file(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.ca_file = Some(path.into());
+        self
+    }
+
     /// The default of [`ClientBuilder::max_answer_bytes`]: 64 MiB.
     pub const DEFAULT_MAX_ANSWER_BYTES: usize = 64 * 1024 * 1024;
 
@@ -304,8 +317,22 @@ impl ClientBuilder {
             .into_iter()
             .flatten()
             .all(|url| url.starts_with("http://"));
+        let extra_roots = match &self.ca_file {
+            Some(path) => {
+                let shown = path.display();
+                let pem = std::fs::read(path)
+                    .map_err(|e| Error::invalid("ca_file", format!("cannot read {shown}: {e}")))?;
+                reqwest::Certificate::from_pem_bundle(&pem)
+                    .ok()
+                    .filter(|c| !c.is_empty())
+                    .ok_or_else(|| Error::invalid("ca_file", format!("{shown}: no certificate")))?
+            }
+            None => Vec::new(),
+        };
         if plain_only {
             http = http.tls_certs_only(std::iter::empty());
+        } else if !extra_roots.is_empty() {
+            http = http.tls_certs_merge(extra_roots);
         }
         let http = http.build().map_err(|e| {
             Error::invalid("client", format!("the HTTP client could not be built: {e}"))
@@ -388,7 +415,8 @@ impl Client {
     }
 
     /// Builds a client from the environment: `HOSTAPI_API_KEY`, `HOSTAPI_BASE_URL`,
-    /// `HOSTAPI_CDN_SECRET`, `HOSTAPI_CDN_CUSTOMER`, `HOSTAPI_CDN_BASE_URL`. Unset and
+    /// `HOSTAPI_CDN_SECRET`, `HOSTAPI_CDN_CUSTOMER`, `HOSTAPI_CDN_BASE_URL`,
+    /// `HOSTAPI_CA_FILE` ([`ClientBuilder::ca_file`]). Unset and
     /// empty variables count as not configured.
     pub fn from_env() -> Result<Self, Error> {
         Self::builder_from_env().build()
@@ -413,6 +441,9 @@ impl Client {
         }
         if let Some(url) = var(ENV_CDN_BASE_URL) {
             builder = builder.cdn_base_url(url);
+        }
+        if let Some(path) = var(ENV_CA_FILE) {
+            builder = builder.ca_file(path);
         }
         builder
     }

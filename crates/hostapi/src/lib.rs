@@ -270,8 +270,8 @@ pub use bulk::{BulkItem, BulkOptions, bulk};
 pub use catalog::*;
 pub use cdn::*;
 pub use client::{
-    Client, ClientBuilder, ENV_API_KEY, ENV_BASE_URL, ENV_CDN_BASE_URL, ENV_CDN_CUSTOMER,
-    ENV_CDN_SECRET, USER_AGENT,
+    Client, ClientBuilder, ENV_API_KEY, ENV_BASE_URL, ENV_CA_FILE, ENV_CDN_BASE_URL,
+    ENV_CDN_CUSTOMER, ENV_CDN_SECRET, USER_AGENT,
 };
 pub use cloud::*;
 pub use domains::*;
