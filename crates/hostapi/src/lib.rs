@@ -231,6 +231,7 @@ mod outcome;
 mod paging;
 mod private_networks;
 mod private_racks;
+mod proxy;
 mod read;
 mod scrub;
 mod secret;
