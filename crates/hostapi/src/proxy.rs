@@ -126,8 +126,8 @@ pub(crate) fn configure(
     env: &ProxyEnv,
     bases: &[&str],
 ) -> reqwest::ClientBuilder {
-    // (scheme, host, port) of each base URL that goes through a proxy, and the proxy.
-    let routes: Vec<((String, String, Option<u16>), String)> = bases
+    // The origin of each base URL that goes through a proxy, and the proxy.
+    let routes: Vec<(Origin, String)> = bases
         .iter()
         .filter_map(|base| url::Url::parse(base).ok())
         .filter_map(|base| {
@@ -151,7 +151,10 @@ pub(crate) fn configure(
 }
 
 /// A URL's scheme, host and port (known default included).
-fn origin(url: &url::Url) -> Option<(String, String, Option<u16>)> {
+type Origin = (String, String, Option<u16>);
+
+/// The [`Origin`] of `url`.
+fn origin(url: &url::Url) -> Option<Origin> {
     Some((
         url.scheme().to_owned(),
         url.host_str()?.to_ascii_lowercase(),

@@ -346,3 +346,25 @@ pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Fail
     )
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_read_with_binary_units() {
+        for (text, bytes) in [
+            ("1024", 1024),
+            ("1K", 1024),
+            ("16M", 16 << 20),
+            ("16MiB", 16 << 20),
+            ("2g", 2 << 30),
+            ("512b", 512),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for text in ["", "0", "-1", "1T", "M", "1.5M", "99999999999999999999G"] {
+            assert!(parse_size(text).is_err(), "{text}");
+        }
+    }
+}

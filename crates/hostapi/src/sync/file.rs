@@ -122,7 +122,8 @@ fn special_kind(_: &std::fs::FileType) -> &'static str {
 pub(crate) fn yaml_anchor(text: &str) -> Option<(usize, usize)> {
     let mut quote: Option<char> = None;
     let mut flow_depth = 0usize;
-    // The indentation of the line that opened a block scalar.
+    // The column of the node that holds an open block scalar: lines indented
+    // deeper (or blank) are its text.
     let mut block_scalar: Option<usize> = None;
     let mut node_next = true;
     for (number, line) in text.lines().enumerate() {
@@ -139,6 +140,8 @@ pub(crate) fn yaml_anchor(text: &str) -> Option<(usize, usize)> {
         }
         let mut chars = content.char_indices().peekable();
         let mut previous = ' ';
+        // Where this line's last scalar, mapping key and `-` began.
+        let (mut scalar, mut key, mut dash) = (None, None, None);
         while let Some((at, c)) = chars.next() {
             let next = chars.peek().map(|&(_, n)| n);
             let ends_token = |n: Option<char>| {
@@ -171,8 +174,11 @@ pub(crate) fn yaml_anchor(text: &str) -> Option<(usize, usize)> {
                         chars.next();
                     }
                 }
-                '"' | '\'' if node_next => quote = Some(c),
-                '-' | '?' if node_next && ends_token(next) => {}
+                '"' | '\'' if node_next => {
+                    quote = Some(c);
+                    scalar = Some(indent + at);
+                }
+                '-' | '?' if node_next && ends_token(next) => dash = Some(indent + at),
                 '[' | '{' if node_next || flow_depth > 0 => {
                     flow_depth += 1;
                     node_next = true;
@@ -182,12 +188,20 @@ pub(crate) fn yaml_anchor(text: &str) -> Option<(usize, usize)> {
                     node_next = false;
                 }
                 ',' if flow_depth > 0 => node_next = true,
-                ':' if ends_token(next) => node_next = true,
+                ':' if ends_token(next) => {
+                    key = scalar;
+                    node_next = true;
+                }
                 '|' | '>' if node_next && flow_depth == 0 => {
-                    block_scalar = Some(indent);
+                    block_scalar = Some(key.or(dash).unwrap_or(indent));
                     break;
                 }
-                _ => node_next = false,
+                _ => {
+                    if node_next {
+                        scalar = Some(indent + at);
+                    }
+                    node_next = false;
+                }
             }
             previous = c;
         }
@@ -268,6 +282,7 @@ mod tests {
             ("name: *.example.com\n", (1, 7)),
             ("b: |\n  *text\nc: *x\n", (3, 4)),
             ("? &k key\n: v\n", (1, 3)),
+            ("list:\n  - value: |\n      text\n    ttl: *x\n", (4, 10)),
         ] {
             assert_eq!(yaml_anchor(text), Some(at), "{text:?}");
         }
@@ -283,6 +298,7 @@ mod tests {
             "a: \"esc \\\" *x\"\n",
             "a: 1 # *comment\n",
             "a: |\n  *block\n  &more\n",
+            "- |\n  *text\n- >\n  &more\n",
             "a: >-\n  *folded\n\n  &x\nb: c\n",
             "a: \"multi\n  *line\"\n",
             "v=spf1 include:_spf.example.com ~all\n",

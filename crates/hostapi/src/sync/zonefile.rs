@@ -27,12 +27,12 @@ use crate::{DnsRecordType, DomainName};
 /// The TTL written when the service gives the domain none.
 const DEFAULT_TTL: u32 = 3600;
 
-/// The records of a zone file's text, each with its line; or the line and message of
-/// the first error.
-fn scan(
-    text: &str,
-    origin: &str,
-) -> Result<Vec<(ScannedRecord, usize)>, (usize, Option<usize>, String)> {
+/// Where a zone file is wrong: the line, the column when known, and why.
+type ScanError = (usize, Option<usize>, String);
+
+/// The records of a zone file's text, each with its line; or where the first error
+/// is.
+fn scan(text: &str, origin: &str) -> Result<Vec<(ScannedRecord, usize)>, ScanError> {
     let mut zone = Zonefile::with_capacity(text.len() + 1);
     zone.extend_from_slice(text.as_bytes());
     if !text.ends_with('\n') {
