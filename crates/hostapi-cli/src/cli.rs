@@ -71,12 +71,25 @@ pub(crate) struct GlobalArgs {
     /// CDN base URL (https://…; http:// only for loopback hosts).
     #[arg(long, global = true, value_name = "URL")]
     pub(crate) cdn_base_url: Option<String>,
-    /// API key of the v1 and cloud APIs (prefer HOSTAPI_API_KEY: flags end up in shell history).
+    /// API key of the v1 and cloud APIs (other users see it in `ps`: prefer
+    /// HOSTAPI_API_KEY, the config file or --api-key-file).
     #[arg(long, global = true, value_name = "KEY")]
     pub(crate) api_key: Option<String>,
-    /// CDN customer secret (prefer HOSTAPI_CDN_SECRET).
+    /// A file holding the API key (- reads it from standard input).
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "api_key")]
+    pub(crate) api_key_file: Option<PathBuf>,
+    /// CDN customer secret (other users see it in `ps`: prefer HOSTAPI_CDN_SECRET,
+    /// the config file or --cdn-secret-file).
     #[arg(long, global = true, value_name = "SECRET")]
     pub(crate) cdn_secret: Option<String>,
+    /// A file holding the CDN customer secret (- reads it from standard input).
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE",
+        conflicts_with = "cdn_secret"
+    )]
+    pub(crate) cdn_secret_file: Option<PathBuf>,
     /// CDN customer number.
     #[arg(long, global = true, value_name = "NUMBER")]
     pub(crate) cdn_customer: Option<String>,

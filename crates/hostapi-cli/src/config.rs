@@ -318,6 +318,20 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
         },
     };
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let (api_key_flag, api_key_flag_name) = secret_flag(
+        &global.api_key,
+        "--api-key",
+        global.api_key_file.as_deref(),
+        "--api-key-file",
+        hostapi::ENV_API_KEY,
+    )?;
+    let (cdn_secret_flag, cdn_secret_flag_name) = secret_flag(
+        &global.cdn_secret,
+        "--cdn-secret",
+        global.cdn_secret_file.as_deref(),
+        "--cdn-secret-file",
+        hostapi::ENV_CDN_SECRET,
+    )?;
     let mut sources = Vec::new();
     let mut pick = |name: &'static str,
                     flag_name: &'static str,
@@ -347,8 +361,8 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
         ),
         api_key: pick(
             "api_key",
-            "--api-key",
-            &global.api_key,
+            api_key_flag_name,
+            &api_key_flag,
             hostapi::ENV_API_KEY,
             profile.api_key,
         ),
@@ -361,8 +375,8 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
         ),
         cdn_secret: pick(
             "cdn_secret",
-            "--cdn-secret",
-            &global.cdn_secret,
+            cdn_secret_flag_name,
+            &cdn_secret_flag,
             hostapi::ENV_CDN_SECRET,
             profile.cdn_secret,
         ),
@@ -385,22 +399,96 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
     })
 }
 
+/// A secret given by a flag: `--api-key VALUE` (with a warning: other users see it
+/// in `ps`) or `--api-key-file FILE` (`-`: standard input); with the flag's name.
+fn secret_flag(
+    value: &Option<String>,
+    flag: &'static str,
+    file: Option<&Path>,
+    file_flag: &'static str,
+    var: &str,
+) -> Result<(Option<String>, &'static str), Failure> {
+    if value.is_some() {
+        eprintln!(
+            "warning: {flag} on the command line is visible to other users of this machine \
+             (`ps`) and stays in the shell's history; use {var}, the config file \
+             (`hostapi config set`) or {file_flag} FILE (- for standard input)"
+        );
+        return Ok((value.clone(), flag));
+    }
+    let Some(file) = file else {
+        return Ok((None, flag));
+    };
+    let read = if file == Path::new("-") {
+        hostapi::read_text(
+            std::io::stdin().lock(),
+            "standard input",
+            MAX_SECRET_FILE_BYTES,
+        )
+    } else {
+        hostapi::read_text_file(file, MAX_SECRET_FILE_BYTES)
+    };
+    let text = read.map_err(|e| Failure::usage(format!("{file_flag}: {e}")))?;
+    // The file's last line ending is not part of the secret.
+    let secret = text.strip_suffix('\n').unwrap_or(&text);
+    let secret = secret.strip_suffix('\r').unwrap_or(secret);
+    if secret.trim().is_empty() {
+        return Err(Failure::usage(format!(
+            "{file_flag}: {} is empty",
+            file.display()
+        )));
+    }
+    Ok((Some(secret.to_owned()), file_flag))
+}
+
+/// The largest file `--api-key-file` and `--cdn-secret-file` read.
+const MAX_SECRET_FILE_BYTES: u64 = 64 * 1024;
+
+/// The largest config file read.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
 fn read(path: &Path) -> Result<ConfigFile, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::usage(format!("cannot read config file {}: {e}", path.display())))?;
+    let text = hostapi::read_text_file(path, MAX_CONFIG_BYTES)
+        .map_err(|e| Failure::usage(format!("cannot read config file {e}")))?;
     toml::from_str(&text).map_err(|e| {
-        // toml's message quotes the offending line, which may hold a secret: keep the
-        // position and the reason only.
-        let reason = e.message().to_owned();
+        // toml's message may quote the offending value, which may be a secret: keep
+        // the position and the reason, with the file's secret values taken out.
+        let reason = scrub_values(e.message().trim(), &text);
         let at = e
             .span()
-            .map(|span| format!(" at byte {}", span.start))
+            .map(|span| {
+                let before = &text[..span.start.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                format!(" at line {line}, column {column}")
+            })
             .unwrap_or_default();
         Failure::usage(format!(
             "config file {} is not valid{at}: {reason}",
             path.display()
         ))
     })
+}
+
+/// `message` with the value of every `api_key` and `cdn_secret` line of the config
+/// file's `text` replaced by [REDACTED] (found line by line, so even in a file toml
+/// cannot read).
+fn scrub_values(message: &str, text: &str) -> String {
+    let mut scrubbed = message.to_owned();
+    for line in text.lines() {
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim().trim_matches(['"', '\'']);
+        if !KEYS.iter().any(|(name, secret)| *secret && *name == key) {
+            continue;
+        }
+        let value = value.trim().trim_matches(['"', '\'']).trim();
+        if !value.is_empty() {
+            scrubbed = scrubbed.replace(value, hostapi::REDACTED);
+        }
+    }
+    scrubbed
 }
 
 #[cfg(test)]
@@ -415,5 +503,25 @@ mod tests {
         .unwrap();
         assert_eq!(file.profiles["work"].api_key.as_deref(), Some("k"));
         assert!(toml::from_str::<ConfigFile>("[profiles.x]\napi_kye = \"k\"\n").is_err());
+    }
+
+    #[test]
+    fn a_config_error_names_line_and_column_and_no_secret() {
+        let dir = std::env::temp_dir().join(format!("hostapi-config-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("config.toml");
+        for text in [
+            "[profiles.x]\napi_key = 12345678901\n",
+            "[profiles.x]\ncdn_secret = [\"s3cr3t-value\"]\nbase_url = 1\n",
+            "[profiles.x]\napi_key = \"k-value-1\"\napi_key = \"k-value-1\"\n",
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let message = read(&path).unwrap_err().message;
+            for secret in ["12345678901", "s3cr3t-value", "k-value-1"] {
+                assert!(!message.contains(secret), "{message}");
+            }
+            assert!(message.contains(" at line "), "{message}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

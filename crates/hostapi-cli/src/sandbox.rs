@@ -59,20 +59,34 @@ pub(crate) fn state_file() -> Result<Option<PathBuf>, Failure> {
 
 /// Takes the lock of the state file `state`, waiting (bounded) for another
 /// command that holds it.
+///
+/// The sandbox's files are its user's only: a directory it creates is 0700, the lock
+/// file 0600, and a state file others could read (left by an older version) is made
+/// 0600.
 pub(crate) fn lock(state: &Path) -> Result<File, Failure> {
     if let Some(dir) = state.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+            .create(dir)
             .map_err(|e| Failure::new(API, format!("cannot create {}: {e}", dir.display())))?;
     }
     let mut path = state.as_os_str().to_owned();
     path.push(".lock");
     let path = PathBuf::from(path);
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options
         .open(&path)
         .map_err(|e| Failure::new(API, format!("cannot open {}: {e}", path.display())))?;
+    private(&file, &path)?;
+    if let Ok(state_file) = File::open(state) {
+        private(&state_file, state)?;
+    }
     let deadline = Instant::now() + LOCK_WAIT;
     loop {
         match file.try_lock() {
@@ -99,6 +113,28 @@ pub(crate) fn lock(state: &Path) -> Result<File, Failure> {
             }
         }
     }
+}
+
+/// Makes a file of the sandbox readable and writable by its owner only, when others
+/// could read or write it (the mode given at creation does not change an existing
+/// file).
+fn private(file: &File, path: &Path) -> Result<(), Failure> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let metadata = file
+            .metadata()
+            .map_err(|e| Failure::new(API, format!("cannot read {}: {e}", path.display())))?;
+        if metadata.is_file() && metadata.permissions().mode() & 0o077 != 0 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| {
+                    Failure::new(API, format!("cannot make {} private: {e}", path.display()))
+                })?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (file, path);
+    Ok(())
 }
 
 /// Starts the simulator: remembering (its state file, under the lock) or fresh.

@@ -334,6 +334,13 @@ impl ClientBuilder {
         } else if !extra_roots.is_empty() {
             http = http.tls_certs_merge(extra_roots);
         }
+        // Loopback and plain http never through a proxy (see `proxy`).
+        let bases: Vec<&str> = [&base_url, &cdn_base_url]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        http = crate::proxy::configure(http, &crate::proxy::ProxyEnv::from_env(), &bases);
         let http = http.build().map_err(|e| {
             Error::invalid("client", format!("the HTTP client could not be built: {e}"))
         })?;
@@ -456,6 +463,15 @@ impl Client {
     /// The CDN base URL, when configured.
     pub fn cdn_base_url(&self) -> Option<&str> {
         self.inner.cdn_base_url.as_deref()
+    }
+
+    /// `text` with the configured API key and CDN secret (as given and
+    /// percent-encoded) and anything shaped like a CDN signature replaced by
+    /// [`REDACTED`](crate::REDACTED): what the client does to every message it makes
+    /// from an answer, for messages made elsewhere (a configuration file's
+    /// [`FileError`](crate::FileError), whose file may hold the credentials).
+    pub fn scrub_secrets(&self, text: &str) -> String {
+        self.inner.transport.scrub.scrub(text)
     }
 }
 

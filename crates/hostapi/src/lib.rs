@@ -153,7 +153,9 @@
 //! ```
 //!
 //! Redirects are never followed (credentials stay with the configured host: a 3xx is
-//! [`Error::Redirect`]), and answers are bounded ([`ClientBuilder::max_answer_bytes`],
+//! [`Error::Redirect`], and after a write [`Error::OutcomeUnknown`] with that cause),
+//! the environment's proxy is used only for https hosts that are not loopback, and
+//! answers are bounded ([`ClientBuilder::max_answer_bytes`],
 //! 64 MiB by default; past it, [`Error::AnswerTooLarge`]).
 //!
 //! ## Writes: applied, not applied, or unknown
@@ -255,6 +257,7 @@ mod outcome;
 mod paging;
 mod private_networks;
 mod private_racks;
+mod proxy;
 mod read;
 mod scrub;
 mod secret;

@@ -1,6 +1,6 @@
-//! The client against hostile and failing servers (issue 17): redirects, echoed
-//! secrets, bodies without end, and transport failures told by their cause (answers
-//! lost after a write among them). Each test runs a small scripted server of its own on
+//! The client against hostile and failing servers: redirects, echoed secrets, bodies
+//! without end, transport failures told by their cause (answers lost after a write
+//! among them), heads too large, numbers too large and repeated keys. Each test runs a small scripted server of its own on
 //! 127.0.0.1 (see `server`).
 
 mod bounded;
@@ -8,6 +8,7 @@ mod redirects;
 mod secrets;
 mod server;
 mod transport;
+mod untrusted;
 
 use std::time::Duration;
 

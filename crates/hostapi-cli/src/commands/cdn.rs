@@ -330,7 +330,7 @@ pub(crate) async fn run(context: &Context, command: CdnCommand) -> Result<(), Fa
         CdnCommand::Acl(AclCommand::Get) => out.one(&cdn.acl().get().await?),
         CdnCommand::Acl(AclCommand::Set { file, allow }) => {
             let acl = match file {
-                Some(path) => acl_from_json(&read_json(&path)?)?,
+                Some(path) => acl_from_json(&read_json(&context.client, &path)?)?,
                 None => acl_allowing(&allow)?,
             };
             confirm(
@@ -435,14 +435,17 @@ impl OriginKind {
     }
 }
 
-/// Reads a JSON file, or standard input for `-`.
-fn read_json(path: &std::path::Path) -> Result<Value, Failure> {
+/// Reads a JSON file, or standard input for `-`: a regular file (or the input) of at
+/// most [`hostapi::DEFAULT_MAX_FILE_BYTES`].
+fn read_json(client: &hostapi::Client, path: &std::path::Path) -> Result<Value, Failure> {
+    let max = hostapi::DEFAULT_MAX_FILE_BYTES;
     let text = if path == std::path::Path::new("-") {
-        std::io::read_to_string(std::io::stdin())
+        hostapi::read_text(std::io::stdin().lock(), "standard input", max)
     } else {
-        std::fs::read_to_string(path)
+        hostapi::read_text_file(path, max)
     }
-    .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    .map_err(|e| Failure::usage(client.scrub_secrets(&e.to_string())))?;
+    // serde_json's message names the line and column, and quotes nothing of the text.
     serde_json::from_str(&text).map_err(|e| {
         Failure::usage(format!("{} is not JSON: {e}", path.display()))
             .hint("`hostapi cdn acl get --output json` prints the expected shape")

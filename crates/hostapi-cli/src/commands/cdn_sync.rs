@@ -8,8 +8,8 @@ use hostapi::{CdnConfig, FileFormat};
 
 use super::Context;
 use super::dns_sync::{
-    ApplyFlags, Applying, apply_options, apply_then_verify, file_failure, parse_format, print_diff,
-    sync_failure,
+    ApplyFlags, Applying, apply_options, apply_then_verify, file_failure, parse_format, parse_size,
+    print_diff, sync_failure,
 };
 use crate::failure::Failure;
 use crate::untrusted;
@@ -30,6 +30,9 @@ pub(crate) struct PlanArgs {
     /// The file's format, whatever its extension: yaml or toml.
     #[arg(long, value_parser = parse_format)]
     format: Option<FileFormat>,
+    /// The largest file read, in bytes (K, M, G: KiB, MiB, GiB); default 16M.
+    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
+    max_file_size: u64,
 }
 
 /// `cdn apply`.
@@ -41,8 +44,9 @@ pub(crate) struct ApplyArgs {
     apply: ApplyFlags,
 }
 
-fn read(args: &PlanArgs) -> Result<CdnConfig, Failure> {
-    CdnConfig::read_file(&args.file, args.format).map_err(file_failure)
+fn read(context: &Context, args: &PlanArgs) -> Result<CdnConfig, Failure> {
+    CdnConfig::read_file_capped(&args.file, args.format, args.max_file_size)
+        .map_err(|e| file_failure(&context.client, e))
 }
 
 fn summary(plan: &hostapi::CdnPlan) {
@@ -81,7 +85,7 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
 }
 
 pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failure> {
-    let desired = read(&args)?;
+    let desired = read(context, &args)?;
     let plan = context
         .client
         .cdn_sync()
@@ -100,7 +104,7 @@ pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failur
 
 pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Failure> {
     let ApplyArgs { plan: args, apply } = args;
-    let desired = read(&args)?;
+    let desired = read(context, &args)?;
     let sync = context.client.cdn_sync();
     let plan = sync.plan(&desired).await.map_err(sync_failure)?;
     print_diff(

@@ -41,6 +41,9 @@ pub(crate) struct PlanArgs {
     /// Also delete the records the file does not name (by default they are kept).
     #[arg(long)]
     prune: bool,
+    /// The largest file read, in bytes (K, M, G: KiB, MiB, GiB); default 16M.
+    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = parse_size)]
+    max_file_size: u64,
 }
 
 /// `dns apply`.
@@ -72,15 +75,42 @@ pub(crate) fn parse_format(value: &str) -> Result<FileFormat, String> {
     FileFormat::from_name(value).ok_or_else(|| format!("`{value}` is not bind, yaml or toml"))
 }
 
-/// A bad file: a usage error naming the file, line and field; nothing was sent.
-pub(crate) fn file_failure(error: FileError) -> Failure {
-    Failure::usage(error.to_string()).hint("fix the file; nothing was sent")
+/// Parses `--max-file-size`: bytes, or a number with K, M or G (KiB, MiB, GiB).
+pub(crate) fn parse_size(value: &str) -> Result<u64, String> {
+    let text = value.trim();
+    let upper = text.to_ascii_uppercase();
+    let digits = upper
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+        .trim_end_matches(['K', 'M', 'G']);
+    let unit = &upper[digits.len()..];
+    let factor: u64 = match unit.chars().next() {
+        None | Some('B') => 1,
+        Some('K') => 1 << 10,
+        Some('M') => 1 << 20,
+        Some('G') => 1 << 30,
+        _ => 0,
+    };
+    let number: u64 = digits.trim().parse().unwrap_or(0);
+    match number.checked_mul(factor) {
+        Some(bytes) if bytes > 0 => Ok(bytes),
+        _ => Err(format!(
+            "`{value}` is not a size: give bytes, or a number with K, M or G (e.g. 64M)"
+        )),
+    }
+}
+
+/// A bad file: a usage error naming the file, line and field; nothing was sent. The
+/// configured secrets are taken out of the message (a file given by mistake may
+/// hold them).
+pub(crate) fn file_failure(client: &hostapi::Client, error: FileError) -> Failure {
+    Failure::usage(client.scrub_secrets(&error.to_string())).hint("fix the file; nothing was sent")
 }
 
 /// A plan or apply that could not run.
 pub(crate) fn sync_failure(error: SyncError) -> Failure {
     match error {
-        SyncError::File(error) => file_failure(error),
+        SyncError::File(error) => Failure::usage(error.to_string()),
         SyncError::Api(error) => error.into(),
         stale @ SyncError::Stale { .. } => Failure::new(API, stale.to_string())
             .hint("run `plan` again to see the changes now needed, or apply with --force"),
@@ -229,8 +259,9 @@ pub(crate) fn report_outcome<T>(report: &ApplyReport<T>) -> Result<(), Failure> 
     Ok(())
 }
 
-fn read(args: &PlanArgs) -> Result<DnsZone, Failure> {
-    DnsZone::read_file(&args.file, &args.domain, args.format).map_err(file_failure)
+fn read(context: &Context, args: &PlanArgs) -> Result<DnsZone, Failure> {
+    DnsZone::read_file_capped(&args.file, &args.domain, args.format, args.max_file_size)
+        .map_err(|e| file_failure(&context.client, e))
 }
 
 fn options(args: &PlanArgs) -> DnsPlanOptions {
@@ -261,7 +292,7 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
 }
 
 pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failure> {
-    let desired = read(&args)?;
+    let desired = read(context, &args)?;
     let plan = context
         .client
         .dns_sync(&args.domain)
@@ -304,7 +335,7 @@ fn summary(plan: &hostapi::DnsPlan) {
 
 pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Failure> {
     let ApplyArgs { plan: args, apply } = args;
-    let desired = read(&args)?;
+    let desired = read(context, &args)?;
     let sync = context.client.dns_sync(&args.domain);
     let plan = sync
         .plan(&desired, options(&args))
@@ -332,4 +363,26 @@ pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Fail
         },
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_read_with_binary_units() {
+        for (text, bytes) in [
+            ("1024", 1024),
+            ("1K", 1024),
+            ("16M", 16 << 20),
+            ("16MiB", 16 << 20),
+            ("2g", 2 << 30),
+            ("512b", 512),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for text in ["", "0", "-1", "1T", "M", "1.5M", "99999999999999999999G"] {
+            assert!(parse_size(text).is_err(), "{text}");
+        }
+    }
 }

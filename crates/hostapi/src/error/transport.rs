@@ -34,6 +34,12 @@ pub enum TransportCause {
     ConnectionLost,
     /// The answer's body was cut short.
     BodyCut,
+    /// The answer's head is larger than the client reads: more than 100 header
+    /// lines, or too long (the request reached the server).
+    AnswerHeadTooLarge,
+    /// The answer is not valid HTTP: a malformed status line or header (the request
+    /// reached the server).
+    NotHttp,
     /// Something else failed while sending or receiving.
     Other,
 }
@@ -44,7 +50,12 @@ impl TransportCause {
     pub fn may_have_reached_server(self) -> bool {
         matches!(
             self,
-            Self::Timeout | Self::ConnectionLost | Self::BodyCut | Self::Other
+            Self::Timeout
+                | Self::ConnectionLost
+                | Self::BodyCut
+                | Self::AnswerHeadTooLarge
+                | Self::NotHttp
+                | Self::Other
         )
     }
 
@@ -57,6 +68,8 @@ impl TransportCause {
                 | Self::CertificateExpired
                 | Self::NotTls
                 | Self::Tls
+                | Self::AnswerHeadTooLarge
+                | Self::NotHttp
                 | Self::Other
         )
     }
@@ -82,6 +95,14 @@ impl TransportCause {
             Self::Timeout => "no answer within the time allowed",
             Self::ConnectionLost => "the connection was closed before the answer came",
             Self::BodyCut => "the answer was cut short (connection closed mid-body)",
+            Self::AnswerHeadTooLarge => {
+                "the server's answer has more than 100 headers, or a head too large to read \
+                 (the request reached the server; not retried)"
+            }
+            Self::NotHttp => {
+                "the server's answer is not valid HTTP (a malformed status line or header; \
+                 the request reached the server; not retried)"
+            }
             Self::Other => "the exchange with the server failed",
         }
         .to_owned()
@@ -114,6 +135,9 @@ impl TransportCause {
         if error.is_timeout() {
             return Self::Timeout;
         }
+        if let Some(cause) = parse_cause(error) {
+            return cause;
+        }
         if error.is_body() || error.is_decode() {
             return Self::BodyCut;
         }
@@ -133,6 +157,24 @@ fn chain<'e>(error: &'e (dyn StdError + 'static)) -> Vec<&'e (dyn StdError + 'st
         current = source;
     }
     chain
+}
+
+/// An answer hyper could not parse, found in the chain (reqwest reports it as a
+/// failed request, which would read as a lost connection and be retried).
+fn parse_cause(error: &reqwest::Error) -> Option<TransportCause> {
+    chain(error).into_iter().find_map(|source| {
+        let hyper = source.downcast_ref::<hyper::Error>()?;
+        if !hyper.is_parse() {
+            return None;
+        }
+        // hyper tells "too large" apart only with its server feature; its message
+        // ("message head is too large") says it in every build.
+        if hyper.to_string().contains("too large") {
+            Some(TransportCause::AnswerHeadTooLarge)
+        } else {
+            Some(TransportCause::NotHttp)
+        }
+    })
 }
 
 /// A TLS failure in the chain: rustls's error, as itself or inside I/O errors (the

@@ -14,9 +14,49 @@ pub(crate) enum Json<'a> {
     Number(Number),
     String(Cow<'a, str>),
     Array(Vec<Json<'a>>),
-    /// Members in the order they came (a duplicated key keeps both; readers take the
-    /// first).
+    /// Members in the order they came. Of a key repeated within one object the first
+    /// member is kept and the later ones are dropped, noted in [`Repeated`] (the
+    /// reader logs a warning).
     Object(Vec<(Cow<'a, str>, Json<'a>)>),
+}
+
+/// The keys an answer repeated within one of its objects: of each, the first member
+/// was kept and the later ones dropped.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Repeated {
+    /// The repeated keys, each once, in the order they were met (at most
+    /// [`Repeated::MAX_KEYS`] of them).
+    pub(crate) keys: Vec<String>,
+    /// The members dropped in all.
+    pub(crate) dropped: usize,
+}
+
+impl Repeated {
+    /// The most keys named.
+    const MAX_KEYS: usize = 8;
+
+    /// Whether no key was repeated.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.dropped == 0
+    }
+
+    fn note(&mut self, key: &str) {
+        self.dropped += 1;
+        if self.keys.len() < Self::MAX_KEYS && !self.keys.iter().any(|k| k == key) {
+            self.keys.push(key.chars().take(40).collect());
+        }
+    }
+
+    /// What the reader warns of.
+    pub(crate) fn describe(&self) -> String {
+        let keys: Vec<String> = self.keys.iter().map(|k| format!("`{k}`")).collect();
+        format!(
+            "the answer repeats a key within an object ({}; {} later member(s) in all): \
+             the first value of each is read and the later ones are dropped",
+            keys.join(", "),
+            self.dropped
+        )
+    }
 }
 
 /// A JSON number as the parser read it.
@@ -37,14 +77,35 @@ impl fmt::Display for Number {
     }
 }
 
-/// Parses a whole body (nothing may follow the value).
+/// Parses a whole body (nothing may follow the value); see [`parse_noting`].
+#[cfg(test)]
+pub(crate) fn parse(body: &[u8]) -> Result<Json<'_>, serde_json::Error> {
+    parse_noting(body, &mut Repeated::default())
+}
+
+/// Parses a whole body (nothing may follow the value), noting the keys repeated within
+/// an object in `repeated` (the first member of each is kept).
 ///
 /// The body is checked as UTF-8 once and parsed as text: parsed as bytes, every string
 /// would be checked on its own, which costs more than the whole check. A body that is
 /// not UTF-8 is parsed as bytes, so that it fails with the parser's own message (which
 /// says where).
-pub(crate) fn parse(body: &[u8]) -> Result<Json<'_>, serde_json::Error> {
-    parse_with(body, Mode::Plain)
+///
+/// A number too large for a float (`1e999`) fails the parser, which would cost the
+/// whole answer: such a body is parsed again with each of those numbers as text
+/// (`"1e999"`), which the field readers then refuse, costing that field only.
+pub(crate) fn parse_noting<'a>(
+    body: &'a [u8],
+    repeated: &mut Repeated,
+) -> Result<Json<'a>, serde_json::Error> {
+    match parse_with(body, Mode::Plain, repeated) {
+        Err(error) if out_of_range(&error) => {
+            *repeated = Repeated::default();
+            let patched = quote_overflowing_numbers(body);
+            parse_with(&patched, Mode::Plain, repeated).map(Json::into_owned)
+        }
+        other => other,
+    }
 }
 
 /// Parses a whole body that should be an object holding a list under `key`
@@ -57,45 +118,145 @@ pub(crate) fn parse(body: &[u8]) -> Result<Json<'_>, serde_json::Error> {
 /// is three times the size of the body and is read back from memory. When the body is
 /// not an object, or the member is not an array (`null`, `""`, an object keyed `"0"`,
 /// `"1"`…), nothing is handed over: the whole body comes back as a tree, with `false`,
-/// for the usual readers. Of a repeated key, the first is the list (as readers take the
-/// first); the others stay in the tree.
+/// for the usual readers. Of a repeated key, the first is kept (the list, when it is
+/// the list) and the others are dropped and noted in `repeated`.
+///
+/// A number too large for a float is read as in [`parse_noting`]: the body is parsed
+/// again, and the items handed over before the number was met are not handed over
+/// twice.
 pub(crate) fn parse_streaming<'a>(
     body: &'a [u8],
     key: &str,
     each: &mut dyn FnMut(usize, Json<'a>),
+    repeated: &mut Repeated,
 ) -> Result<(Json<'a>, bool), serde_json::Error> {
-    let mut records = StreamedList {
-        key,
-        each,
-        streamed: false,
+    let mut handed = 0;
+    let first = {
+        let mut counting = |index: usize, item: Json<'a>| {
+            handed = index + 1;
+            each(index, item);
+        };
+        let mut records = StreamedList {
+            key,
+            each: &mut counting,
+            streamed: false,
+        };
+        parse_with(body, Mode::Body(&mut records), repeated).map(|json| (json, records.streamed))
     };
-    let json = parse_with(body, Mode::Body(&mut records))?;
-    Ok((json, records.streamed))
+    match first {
+        Err(error) if out_of_range(&error) => {
+            *repeated = Repeated::default();
+            let patched = quote_overflowing_numbers(body);
+            let mut rest = |index: usize, item: Json<'_>| {
+                if index >= handed {
+                    each(index, item.into_owned());
+                }
+            };
+            let mut records = StreamedList {
+                key,
+                each: &mut rest,
+                streamed: false,
+            };
+            let json = parse_with(&patched, Mode::Body(&mut records), repeated)?.into_owned();
+            Ok((json, records.streamed))
+        }
+        other => other,
+    }
+}
+
+/// Whether the parser failed on a number too large for a float.
+fn out_of_range(error: &serde_json::Error) -> bool {
+    error.classify() == serde_json::error::Category::Syntax
+        && error.to_string().starts_with("number out of range")
+}
+
+/// The body with every number too large for a float (`1e999`, `-4e400`, an integer of
+/// 400 digits) written as a string, so that it can be parsed.
+fn quote_overflowing_numbers(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + 16);
+    let mut at = 0;
+    let mut in_string = false;
+    while at < body.len() {
+        let byte = body[at];
+        if in_string {
+            out.push(byte);
+            match byte {
+                b'\\' => {
+                    if let Some(&escaped) = body.get(at + 1) {
+                        out.push(escaped);
+                    }
+                    at += 2;
+                    continue;
+                }
+                b'"' => in_string = false,
+                _ => {}
+            }
+            at += 1;
+            continue;
+        }
+        match byte {
+            b'"' => {
+                in_string = true;
+                out.push(byte);
+                at += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = at;
+                while at < body.len()
+                    && matches!(body[at], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                {
+                    at += 1;
+                }
+                let token = &body[start..at];
+                let infinite = std::str::from_utf8(token)
+                    .ok()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .is_some_and(f64::is_infinite);
+                if infinite {
+                    out.push(b'"');
+                    out.extend_from_slice(token);
+                    out.push(b'"');
+                } else {
+                    out.extend_from_slice(token);
+                }
+            }
+            _ => {
+                out.push(byte);
+                at += 1;
+            }
+        }
+    }
+    out
 }
 
 fn parse_with<'a>(
     body: &'a [u8],
     mode: Mode<'_, '_, '_, 'a>,
+    repeated: &mut Repeated,
 ) -> Result<Json<'a>, serde_json::Error> {
     match std::str::from_utf8(body) {
-        Ok(text) => whole(serde_json::Deserializer::from_str(text), mode),
-        Err(_) => whole(serde_json::Deserializer::from_slice(body), mode),
+        Ok(text) => whole(serde_json::Deserializer::from_str(text), mode, repeated),
+        Err(_) => whole(serde_json::Deserializer::from_slice(body), mode, repeated),
     }
 }
 
 fn whole<'a, R: serde_json::de::Read<'a>>(
     mut deserializer: serde_json::Deserializer<R>,
     mode: Mode<'_, '_, '_, 'a>,
+    repeated: &mut Repeated,
 ) -> Result<Json<'a>, serde_json::Error> {
     let mut scratch = Scratch {
         // Room for the usual nesting of records, so that it is allocated once.
         members: Vec::with_capacity(64),
         items: Vec::with_capacity(16),
+        repeated: std::mem::take(repeated),
     };
     let value = deserializer.deserialize_any(JsonVisitor {
         scratch: &mut scratch,
         mode,
-    })?;
+    });
+    *repeated = std::mem::take(&mut scratch.repeated);
+    let value = value?;
     deserializer.end()?;
     Ok(value)
 }
@@ -128,6 +289,23 @@ impl<'a> Json<'a> {
             Self::Null => true,
             Self::String(text) => super::text::trim(text).is_empty(),
             _ => false,
+        }
+    }
+
+    /// The value with every string owned (for a body parsed from a copy).
+    pub(crate) fn into_owned(self) -> Json<'static> {
+        match self {
+            Self::Null => Json::Null,
+            Self::Bool(b) => Json::Bool(b),
+            Self::Number(n) => Json::Number(n),
+            Self::String(s) => Json::String(Cow::Owned(s.into_owned())),
+            Self::Array(items) => Json::Array(items.into_iter().map(Self::into_owned).collect()),
+            Self::Object(members) => Json::Object(
+                members
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                    .collect(),
+            ),
         }
     }
 
@@ -179,6 +357,23 @@ impl<'a> Json<'a> {
 struct Scratch<'a> {
     members: Vec<(Cow<'a, str>, Json<'a>)>,
     items: Vec<Json<'a>>,
+    /// The keys repeated so far.
+    repeated: Repeated,
+}
+
+/// A key's bit in an object's 128-bit filter of the keys it has so far: only a key
+/// whose bit is already set is compared with the others, so telling a repeated key
+/// costs a few operations per member rather than a comparison with every other.
+fn key_bit(key: &str) -> u128 {
+    let bytes = key.as_bytes();
+    let byte = |at: usize| usize::from(bytes.get(at).copied().unwrap_or(0));
+    let hash = bytes
+        .len()
+        .wrapping_mul(31)
+        .wrapping_add(byte(0).wrapping_mul(7))
+        .wrapping_add(byte(1).wrapping_mul(13))
+        .wrapping_add(byte(bytes.len().saturating_sub(1)).wrapping_mul(17));
+    1u128 << (hash % 128)
 }
 
 /// Parses one value, its containers' contents going through the shared [`Scratch`].
@@ -283,7 +478,21 @@ impl<'de> Visitor<'de> for JsonVisitor<'_, '_, '_, '_, 'de> {
             Mode::Plain | Mode::List(_) => None,
         };
         let start = scratch.members.len();
+        let mut seen = 0u128;
         while let Some(key) = map.next_key::<Key<'de>>()? {
+            let bit = key_bit(&key.0);
+            if seen & bit != 0
+                && (records
+                    .as_deref()
+                    .is_some_and(|list| list.streamed && key.0 == list.key)
+                    || scratch.members[start..].iter().any(|(k, _)| *k == key.0))
+            {
+                // The first member of a key is kept: this one is skipped unread.
+                map.next_value::<de::IgnoredAny>()?;
+                scratch.repeated.note(&key.0);
+                continue;
+            }
+            seen |= bit;
             let value = match records.as_deref_mut() {
                 Some(list) if !list.streamed && key.0 == list.key => {
                     let value = map.next_value_seed(JsonVisitor {
@@ -374,9 +583,12 @@ mod tests {
     /// The items `parse_streaming` handed over, and what it returned.
     fn streamed(body: &str) -> (Vec<(usize, serde_json::Value)>, serde_json::Value, bool) {
         let mut items = Vec::new();
-        let (rest, streamed) = parse_streaming(body.as_bytes(), "list", &mut |index, item| {
-            items.push((index, item.into_value()))
-        })
+        let (rest, streamed) = parse_streaming(
+            body.as_bytes(),
+            "list",
+            &mut |index, item| items.push((index, item.into_value())),
+            &mut Repeated::default(),
+        )
         .unwrap();
         (items, rest.into_value(), streamed)
     }
@@ -400,10 +612,88 @@ mod tests {
 
     #[test]
     fn of_a_repeated_list_member_the_first_is_handed_over() {
-        let (items, rest, streamed) = streamed(r#"{"list":[1],"list":[2]}"#);
-        assert!(streamed);
+        let (items, rest, handed_over) = streamed(r#"{"list":[1],"list":[2]}"#);
+        assert!(handed_over);
         assert_eq!(items, [(0, serde_json::json!(1))]);
-        assert_eq!(rest, serde_json::json!({"list":[2]}));
+        assert_eq!(rest, serde_json::json!({}));
+        // The first is kept even when it is not a list.
+        let (items, rest, handed_over) = streamed(r#"{"list":null,"list":[2]}"#);
+        assert!(!handed_over);
+        assert!(items.is_empty());
+        assert_eq!(rest, serde_json::json!({"list":null}));
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_member_and_is_noted() {
+        let mut repeated = Repeated::default();
+        let json = parse_noting(
+            br#"{"id":1,"name":"first","name":"second","x":{"k":1,"k":{"deep":2}},"name":3}"#,
+            &mut repeated,
+        )
+        .unwrap();
+        assert_eq!(
+            json.into_value(),
+            serde_json::json!({"id":1,"name":"first","x":{"k":1}})
+        );
+        assert_eq!(repeated.keys, ["name", "k"]);
+        assert_eq!(repeated.dropped, 3);
+        assert!(
+            repeated.describe().contains("`name`, `k`"),
+            "{}",
+            repeated.describe()
+        );
+        // Keys alike in length and ends are told apart.
+        let mut repeated = Repeated::default();
+        let many: String = (0..300).map(|i| format!("\"k{i:03}\":{i},")).collect();
+        let body = format!("{{{many}\"k000\":0}}");
+        let json = parse_noting(body.as_bytes(), &mut repeated).unwrap();
+        assert_eq!(repeated.keys, ["k000"]);
+        let Json::Object(members) = json else {
+            panic!("an object")
+        };
+        assert_eq!(members.len(), 300);
+        // Repeated keys in separate objects are not repeated.
+        let mut repeated = Repeated::default();
+        parse_noting(br#"[{"a":1},{"a":2}]"#, &mut repeated).unwrap();
+        assert!(repeated.is_empty());
+    }
+
+    #[test]
+    fn a_number_too_large_for_a_float_is_read_as_text() {
+        let body = br#"{"a":[{"id":1,"n":1e999},{"id":2,"n":-4E+400,"s":"1e999 \" 1e999"}],"m":5}"#;
+        assert!(serde_json::from_slice::<serde_json::Value>(body).is_err());
+        let value = parse(body).unwrap().into_value();
+        assert_eq!(
+            value,
+            serde_json::json!({"a":[{"id":1,"n":"1e999"},{"id":2,"n":"-4E+400","s":"1e999 \" 1e999"}],"m":5})
+        );
+        let big = format!("[{}, 1.5, 2]", "9".repeat(400));
+        assert_eq!(
+            parse(big.as_bytes()).unwrap().into_value(),
+            serde_json::json!(["9".repeat(400), 1.5, 2])
+        );
+        // Items handed over before the number are not handed over again.
+        let body = br#"{"list":[{"id":1},{"id":2,"n":1e999},{"id":3}],"z":1e999}"#;
+        let mut items = Vec::new();
+        let (rest, streamed) = parse_streaming(
+            body,
+            "list",
+            &mut |index, item| items.push((index, item.into_value())),
+            &mut Repeated::default(),
+        )
+        .unwrap();
+        assert!(streamed);
+        assert_eq!(
+            items,
+            [
+                (0, serde_json::json!({"id":1})),
+                (1, serde_json::json!({"id":2,"n":"1e999"})),
+                (2, serde_json::json!({"id":3}))
+            ]
+        );
+        assert_eq!(rest.into_value(), serde_json::json!({"z":"1e999"}));
+        // Other errors stay errors.
+        assert!(parse(b"[1e999,").is_err());
     }
 
     #[test]
@@ -427,13 +717,24 @@ mod tests {
     #[test]
     fn a_truncated_list_fails_like_any_body() {
         let mut handed = 0;
-        let error = parse_streaming(br#"{"list":[{"id":1},{"id":"#, "list", &mut |_, _| {
-            handed += 1
-        })
+        let error = parse_streaming(
+            br#"{"list":[{"id":1},{"id":"#,
+            "list",
+            &mut |_, _| handed += 1,
+            &mut Repeated::default(),
+        )
         .unwrap_err();
         assert!(error.is_eof(), "{error}");
         assert_eq!(handed, 1, "the items before the cut were handed over");
-        assert!(parse_streaming(br#"{"list":[1]} x"#, "list", &mut |_, _| {}).is_err());
+        assert!(
+            parse_streaming(
+                br#"{"list":[1]} x"#,
+                "list",
+                &mut |_, _| {},
+                &mut Repeated::default()
+            )
+            .is_err()
+        );
     }
 
     #[test]

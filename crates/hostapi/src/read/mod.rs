@@ -153,7 +153,28 @@ impl<'r> Reading<'r> {
     }
 
     fn parse<'b>(&self, body: &'b [u8]) -> Result<Json<'b>, Error> {
-        json::parse(body).map_err(|e| unparsable(self.call, body, e, self.scrub))
+        let mut repeated = json::Repeated::default();
+        let json = json::parse_noting(body, &mut repeated)
+            .map_err(|e| unparsable(self.call, body, e, self.scrub))?;
+        self.repeated(&repeated, body)?;
+        Ok(json)
+    }
+
+    /// Logs the keys the answer repeated (the first member of each was read), or
+    /// (strictly) refuses them.
+    fn repeated(&self, repeated: &json::Repeated, body: &[u8]) -> Result<(), Error> {
+        if repeated.is_empty() {
+            return Ok(());
+        }
+        if self.mode.strict {
+            return Err(self.error_at(String::new(), repeated.describe(), body));
+        }
+        tracing::warn!(
+            operation = self.call.operation,
+            "hostapi: {}",
+            self.scrub.scrub(&repeated.describe())
+        );
+        Ok(())
     }
 
     /// Reads the body as one value with `read` (given the whole body).
@@ -196,8 +217,10 @@ impl<'r> Reading<'r> {
         let mut cx = Cx::at(key);
         let mut each =
             |index, record| self.read_record(body, &mut cx, index, record, &mut read, &mut listing);
-        let (json, streamed) = json::parse_streaming(body, key, &mut each)
+        let mut repeated = json::Repeated::default();
+        let (json, streamed) = json::parse_streaming(body, key, &mut each, &mut repeated)
             .map_err(|e| unparsable(self.call, body, e, self.scrub))?;
+        self.repeated(&repeated, body)?;
         if !streamed {
             return self.list_in(body, json, |cx, json| shapes::items(cx, json, key), read);
         }
@@ -326,6 +349,7 @@ mod tests {
                 r#"{"things":null,"other":1}"#,
                 r#"{"things":""}"#,
                 r#"{"things":[],"things":[{"id":9}]}"#,
+                r#"{"things":[{"id":1,"name":"a","name":"b"},{"id":2,"n":1e999}],"x":1e999}"#,
                 r#"{"other":[{"id":1}]}"#,
                 r#"{"things":"junk"}"#,
                 r#"[{"id":1}]"#,

@@ -34,8 +34,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::records_file::{emit, parse};
 use super::{
-    Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, FileError, FileFormat,
-    Outcome, SyncError,
+    Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, DEFAULT_MAX_FILE_BYTES,
+    FileError, FileFormat, Outcome, SyncError, read_text_file,
 };
 use crate::{
     Acl, AclOriginsSection, AclReadSection, AclSection, Client, Confirmation, Error, NewOrigin,
@@ -233,15 +233,25 @@ pub struct CdnConfig {
 }
 
 impl CdnConfig {
-    /// Reads a CDN file (`.yaml`, `.yml`, `.toml`; `format` overrides the extension).
+    /// Reads a CDN file (`.yaml`, `.yml`, `.toml`; `format` overrides the extension):
+    /// only a regular file of at most [`DEFAULT_MAX_FILE_BYTES`] (see
+    /// [`read_text_file`]; [`CdnConfig::read_file_capped`] sets another cap).
     pub fn read_file(
         path: impl AsRef<Path>,
         format: Option<FileFormat>,
     ) -> Result<Self, FileError> {
+        Self::read_file_capped(path, format, DEFAULT_MAX_FILE_BYTES)
+    }
+
+    /// [`CdnConfig::read_file`], reading at most `max_bytes` of the file.
+    pub fn read_file_capped(
+        path: impl AsRef<Path>,
+        format: Option<FileFormat>,
+        max_bytes: u64,
+    ) -> Result<Self, FileError> {
         let path = path.as_ref();
         let format = FileFormat::of(path, format)?;
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| FileError::new(path, None, None, format!("cannot read: {e}")))?;
+        let text = read_text_file(path, max_bytes)?;
         Self::from_text(&text, path, format)
     }
 

@@ -9,8 +9,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{
-    Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, FileError, FileFormat,
-    Outcome, SyncError, records_file, zonefile,
+    Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, DEFAULT_MAX_FILE_BYTES,
+    FileError, FileFormat, Outcome, SyncError, read_text_file, records_file, zonefile,
 };
 use crate::{
     Client, DnsRecord, DnsRecordId, DnsRecordType, DnsRecords, DomainName, Error, NewDnsRecord,
@@ -222,15 +222,27 @@ impl DnsZone {
     /// is checked as the service would (names in the domain, addresses of the right
     /// family, a priority exactly for MX and SRV, one TTL), and a bad file is a
     /// [`FileError`] naming the file, the line and the field.
+    ///
+    /// Only a regular file of at most [`DEFAULT_MAX_FILE_BYTES`] is read (see
+    /// [`read_text_file`]; [`DnsZone::read_file_capped`] sets another cap).
     pub fn read_file(
         path: impl AsRef<Path>,
         domain: &DomainName,
         format: Option<FileFormat>,
     ) -> Result<Self, FileError> {
+        Self::read_file_capped(path, domain, format, DEFAULT_MAX_FILE_BYTES)
+    }
+
+    /// [`DnsZone::read_file`], reading at most `max_bytes` of the file.
+    pub fn read_file_capped(
+        path: impl AsRef<Path>,
+        domain: &DomainName,
+        format: Option<FileFormat>,
+        max_bytes: u64,
+    ) -> Result<Self, FileError> {
         let path = path.as_ref();
         let format = FileFormat::of(path, format)?;
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| FileError::new(path, None, None, format!("cannot read: {e}")))?;
+        let text = read_text_file(path, max_bytes)?;
         Self::from_text(&text, path, domain, format)
     }
 

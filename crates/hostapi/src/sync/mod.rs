@@ -72,6 +72,7 @@
 
 mod cdn;
 mod dns;
+mod file;
 mod records_file;
 mod zonefile;
 
@@ -83,6 +84,7 @@ use serde::Serialize;
 
 pub use cdn::*;
 pub use dns::*;
+pub use file::{DEFAULT_MAX_FILE_BYTES, read_text, read_text_file};
 
 use crate::{Confirmation, Error};
 
@@ -150,7 +152,12 @@ impl fmt::Display for FileFormat {
 }
 
 /// A configuration file that cannot be read or holds something invalid: which file,
-/// which line (from 1) and which field, when they are known.
+/// which line and column (from 1) and which field, when they are known.
+///
+/// The message says what was expected and quotes at most the start of the offending
+/// token (never a whole line: a file given by mistake may hold credentials). It holds
+/// no secret the SDK knows of; text of the file itself can still be in it, so a
+/// program that knows more secrets scrubs it ([`Client::scrub_secrets`](crate::Client::scrub_secrets)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FileError {
@@ -158,6 +165,8 @@ pub struct FileError {
     pub file: String,
     /// The line, from 1.
     pub line: Option<usize>,
+    /// The column (in characters, from 1), when the parser tells it.
+    pub column: Option<usize>,
     /// The field (`records[3].values[0]`, `ttl`, `acl.content.get`, …).
     pub field: Option<String>,
     /// What is wrong.
@@ -174,9 +183,16 @@ impl FileError {
         Self {
             file: file.as_ref().display().to_string(),
             line,
+            column: None,
             field: field.filter(|f| !f.is_empty() && f != "."),
             message: message.into(),
         }
+    }
+
+    /// The same error at `column` of its line.
+    pub(crate) fn at_column(mut self, column: Option<usize>) -> Self {
+        self.column = column.filter(|_| self.line.is_some());
+        self
     }
 }
 
@@ -185,6 +201,9 @@ impl fmt::Display for FileError {
         write!(f, "{}", self.file)?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
         }
         if let Some(field) = &self.field {
             write!(f, ": {field}")?;
@@ -462,4 +481,14 @@ pub(crate) fn line_of(text: &str, offset: usize) -> usize {
         .filter(|b| **b == b'\n')
         .count()
         + 1
+}
+
+/// The column (in characters, from 1) of a byte offset in `text`.
+pub(crate) fn column_of(text: &str, offset: usize) -> usize {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let start = text[..end].rfind('\n').map_or(0, |at| at + 1);
+    text[start..end].chars().count() + 1
 }

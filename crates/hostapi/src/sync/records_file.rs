@@ -31,7 +31,8 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::dns::{DnsEntry, DnsZone, absolute_name, relative_name};
-use super::{FileError, FileFormat, line_of};
+use super::file::{quiet_message, yaml_anchor};
+use super::{FileError, FileFormat, column_of, line_of};
 use crate::{DnsRecordType, DomainName, Error};
 
 /// What a record needs to be checked as it is read: the domain, and the TTL seen
@@ -278,10 +279,23 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(
 ) -> Result<T, FileError> {
     match format {
         FileFormat::Yaml => {
+            if let Some((line, column)) = yaml_anchor(text) {
+                return Err(FileError::new(
+                    file,
+                    Some(line),
+                    None,
+                    "YAML anchors and aliases (`&name`, `*name`) are not accepted: write \
+                     the value out (a value starting with `*`, such as a wildcard name, is \
+                     quoted: \"*.example.com\")",
+                )
+                .at_column(Some(column)));
+            }
             let deserializer = serde_yaml_ng::Deserializer::from_str(text);
             serde_path_to_error::deserialize(deserializer).map_err(|e| {
                 let path = e.path().to_string();
-                let mut line = e.inner().location().map(|l| l.line());
+                let location = e.inner().location();
+                let mut line = location.as_ref().map(|l| l.line());
+                let mut column = location.as_ref().map(|l| l.column());
                 let mut message = e.inner().to_string();
                 // serde_yaml_ng appends " at line L column C": the line is given apart.
                 if let Some(at) = message.rfind(" at line ")
@@ -302,27 +316,33 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(
                     && line.is_none_or(|l| l < item)
                 {
                     line = Some(item);
+                    column = None;
                 }
-                let (field, message) = split_message(path, &message);
-                FileError::new(file, line, field, message)
+                let (field, message) = split_message(path, &quiet_message(&message));
+                FileError::new(file, line, field, message).at_column(column)
             })
         }
         FileFormat::Toml => {
             let deserializer = toml::de::Deserializer::parse(text).map_err(|e| {
                 let line = e.span().map(|s| line_of(text, s.start));
-                FileError::new(file, line, None, e.message().trim().to_owned())
+                let column = e.span().map(|s| column_of(text, s.start));
+                FileError::new(file, line, None, quiet_message(e.message().trim()))
+                    .at_column(column)
             })?;
             serde_path_to_error::deserialize(deserializer).map_err(|e| {
                 let path = e.path().to_string();
                 let mut line = e.inner().span().map(|s| line_of(text, s.start));
+                let mut column = e.inner().span().map(|s| column_of(text, s.start));
                 // A check of a whole `[[key]]` table is placed at the array: find it.
                 if let Some(item) = toml_item_line(text, &path)
                     && line.is_none_or(|l| l < item)
                 {
                     line = Some(item);
+                    column = None;
                 }
-                let (field, message) = split_message(path, e.inner().message().trim());
-                FileError::new(file, line, field, message)
+                let (field, message) =
+                    split_message(path, &quiet_message(e.inner().message().trim()));
+                FileError::new(file, line, field, message).at_column(column)
             })
         }
         FileFormat::Bind => Err(FileError::new(

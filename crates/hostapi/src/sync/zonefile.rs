@@ -20,21 +20,26 @@ use domain::rdata::{Txt, ZoneRecordData};
 use domain::zonefile::inplace::{Entry, ScannedRecord, Zonefile};
 
 use super::dns::{DnsEntry, DnsZone, ZoneText, file_check, file_name};
+use super::file::quiet_message;
 use super::{FileError, line_of};
 use crate::{DnsRecordType, DomainName};
 
 /// The TTL written when the service gives the domain none.
 const DEFAULT_TTL: u32 = 3600;
 
-/// The records of a zone file's text, each with its line; or the line and message of
-/// the first error.
-fn scan(text: &str, origin: &str) -> Result<Vec<(ScannedRecord, usize)>, (usize, String)> {
+/// Where a zone file is wrong: the line, the column when known, and why.
+type ScanError = (usize, Option<usize>, String);
+
+/// The records of a zone file's text, each with its line; or where the first error
+/// is.
+fn scan(text: &str, origin: &str) -> Result<Vec<(ScannedRecord, usize)>, ScanError> {
     let mut zone = Zonefile::with_capacity(text.len() + 1);
     zone.extend_from_slice(text.as_bytes());
     if !text.ends_with('\n') {
         zone.extend_from_slice(b"\n");
     }
-    let origin = Name::<Bytes>::from_str(origin).map_err(|e| (1, format!("bad origin: {e}")))?;
+    let origin =
+        Name::<Bytes>::from_str(origin).map_err(|e| (1, None, format!("bad origin: {e}")))?;
     zone.set_origin(origin);
     let mut records = Vec::new();
     let mut previous = 0;
@@ -49,6 +54,7 @@ fn scan(text: &str, origin: &str) -> Result<Vec<(ScannedRecord, usize)>, (usize,
             Ok(Some(Entry::Include { .. })) => {
                 return Err((
                     first_line(text, previous, end),
+                    None,
                     "$INCLUDE is not supported: give the whole zone in one file".to_owned(),
                 ));
             }
@@ -57,10 +63,10 @@ fn scan(text: &str, origin: &str) -> Result<Vec<(ScannedRecord, usize)>, (usize,
                 let shown = error.to_string();
                 let mut parts = shown.splitn(3, ':');
                 let line = parts.next().and_then(|l| l.trim().parse().ok());
-                let _column = parts.next();
+                let column = parts.next().and_then(|c| c.trim().parse().ok());
                 return Err(match (line, parts.next()) {
-                    (Some(line), Some(message)) => (line, message.trim().to_owned()),
-                    _ => (line_of(text, end), shown),
+                    (Some(line), Some(message)) => (line, column, quiet_message(message.trim())),
+                    _ => (line_of(text, end), None, quiet_message(&shown)),
                 });
             }
         }
@@ -125,8 +131,9 @@ fn entry_of(record: &ScannedRecord) -> Result<Option<DnsEntry>, (String, String)
 /// with a dot).
 pub(crate) fn read(text: &str, file: &Path, domain: &DomainName) -> Result<DnsZone, FileError> {
     let origin = format!("{}.", domain.as_str().trim_end_matches('.'));
-    let records = scan(text, &origin)
-        .map_err(|(line, message)| FileError::new(file, Some(line), None, message))?;
+    let records = scan(text, &origin).map_err(|(line, column, message)| {
+        FileError::new(file, Some(line), None, message).at_column(column)
+    })?;
     let mut zone = DnsZone::new(domain.clone());
     let mut ttl: Option<(u32, usize)> = None;
     for (record, line) in records {

@@ -86,7 +86,9 @@ impl Attempt {
     fn may_have_applied(&self) -> bool {
         match self {
             Self::Answer { .. } | Self::TooLarge { .. } => true,
-            Self::Status { status, .. } => *status >= 500,
+            // A redirect may come after the write was done (POST, then 303 to the
+            // result), and a server error may come from anywhere in the handling.
+            Self::Status { status, .. } => *status >= 500 || (300..400).contains(status),
             Self::Transport { cause, .. } => cause.may_have_reached_server(),
             Self::NotSent(_) => false,
         }
@@ -125,6 +127,8 @@ impl Transport {
     ///
     /// For writes, the outcome is told truthfully:
     /// - a `2XX` answer: applied;
+    /// - a `3XX` answer (never followed): [`Error::OutcomeUnknown`], as the service
+    ///   may have done the write before redirecting;
     /// - a DELETE answered 404 after an earlier attempt may have gone through: applied
     ///   (the resource is gone, which is what was asked);
     /// - a failure after a request that may have reached the service (a server error,
