@@ -1,4 +1,5 @@
-//! `cargo xtask bench [--quick]`: runs the benchmarks (`crates/hostapi/benches/perf`)
+//! `cargo xtask bench [--quick]`: builds the CLI's release binary (for the CLI's
+//! memory rows), runs the benchmarks (`crates/hostapi/benches/perf`)
 //! and prints their table of ratios on stdout, the last line being the worst ratio
 //! against its target. Criterion's progress goes to stderr. Fails when a ratio misses
 //! its target or the benchmarks fail.
@@ -31,6 +32,25 @@ fn tunables() -> String {
 
 pub(crate) fn run(root: &Path, quick: bool, filter: Option<&str>) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    // The CLI's memory rows measure its release binary, which the benchmark finds
+    // beside itself in the same target directory.
+    let built = Command::new(&cargo)
+        .current_dir(root)
+        .args([
+            "build",
+            "--release",
+            "--package",
+            "hostapi-cli",
+            "--bin",
+            "hostapi",
+        ])
+        .status()
+        .map_err(|e| format!("cannot run cargo build: {e}"))?;
+    if !built.success() {
+        return Err(format!(
+            "building the CLI for its memory rows failed ({built})"
+        ));
+    }
     let mut command = Command::new(cargo);
     let tunables = tunables();
     eprintln!("benchmarks: GLIBC_TUNABLES={tunables} (heap trimming off)");

@@ -5,7 +5,9 @@
 use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 
-use comfy_table::{Attribute, Cell, Color, ContentArrangement, Table, presets};
+use comfy_table::{
+    Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Table, Width, presets,
+};
 use hostapi::{DataUnit, Listing, RateUnit};
 use serde::Serialize;
 use serde_json::Value;
@@ -62,6 +64,12 @@ pub(crate) struct Shape {
 impl Shape {
     fn shapes_lists(&self) -> bool {
         !self.filters.is_empty() || self.sort.is_some() || self.limit.is_some()
+    }
+
+    /// Whether printing a list needs every record at once: `--sort` orders them all,
+    /// `--query` sees the whole array. Otherwise records are printed as they come.
+    fn needs_whole_list(&self) -> bool {
+        self.sort.is_some() || self.query.is_some()
     }
 }
 
@@ -168,7 +176,7 @@ impl Printer {
                 let mut rows = Vec::new();
                 flatten(&json, String::new(), &mut rows);
                 let (headers, cells): (Vec<String>, Vec<String>) = rows.into_iter().unzip();
-                self.emit_separated(&headers, &[cells])
+                self.emit_separated(&headers, std::iter::once(Ok(cells)))
             }
             OutputFormat::Table => {
                 let mut rows = Vec::new();
@@ -208,8 +216,12 @@ impl Printer {
                                     }
                                 }
                             }
+                            let mut cells = Cells::new(keys.len());
+                            for item in items {
+                                cells.push_row(keys.iter().map(|k| lookup(item, k)));
+                            }
                             self.shaped_table(
-                                items,
+                                &cells,
                                 &keys,
                                 &keys.iter().map(|k| k.to_uppercase()).collect::<Vec<_>>(),
                             )?;
@@ -241,23 +253,63 @@ impl Printer {
     }
 
     /// Prints records: their JSON array, or a table with the given columns.
+    ///
+    /// Unless `--sort` or `--query` needs every record at once, each record becomes
+    /// JSON and is filtered, printed (or, for a table, kept as its cells' text) and
+    /// dropped before the next: what is held grows with what is printed, not with a
+    /// JSON tree of the whole list.
     pub(crate) fn items<T: Serialize>(
         &self,
         items: &[T],
         columns: &[Column],
     ) -> Result<(), Failure> {
-        let json = self.to_json(items)?;
-        let items = json.as_array().cloned().unwrap_or_default();
-        self.shaped_list(items, columns)
+        if self.shape.needs_whole_list() {
+            let items = items
+                .iter()
+                .map(|item| self.to_json(item))
+                .collect::<Result<Vec<_>, _>>()?;
+            return self.shaped_list(items, columns);
+        }
+        self.print_records(items.iter().map(|item| self.to_json(item)), columns)
     }
 
     /// Prints a list of JSON records: filtered, sorted and limited, then queried, or
     /// printed in the chosen format with the chosen (or the command's) columns.
     pub(crate) fn shaped_list(&self, items: Vec<Value>, columns: &[Column]) -> Result<(), Failure> {
+        if !self.shape.needs_whole_list() {
+            return self.print_records(items.into_iter().map(Ok), columns);
+        }
         let items = shape_list(items, &self.shape)?;
         if let Some(query) = &self.shape.query {
             return self.query_out(query, &Value::Array(items));
         }
+        self.write_records(items.into_iter().map(Ok), columns)
+    }
+
+    /// Prints records as they come: those that pass `--filter`, at most `--limit`.
+    fn print_records(
+        &self,
+        records: impl Iterator<Item = Result<Value, Failure>>,
+        columns: &[Column],
+    ) -> Result<(), Failure> {
+        let filters = &self.shape.filters;
+        let kept = records.filter(|record| {
+            record
+                .as_ref()
+                .map_or(true, |record| passes_filters(record, filters))
+        });
+        self.write_records(kept.take(self.shape.limit.unwrap_or(usize::MAX)), columns)
+    }
+
+    /// Writes records (already shaped) in the chosen format with the chosen (or the
+    /// command's) columns, one at a time: JSON, YAML, CSV and TSV as each arrives; a
+    /// table keeps only the text of its cells until the last has come, for the
+    /// columns' widths.
+    fn write_records(
+        &self,
+        records: impl Iterator<Item = Result<Value, Failure>>,
+        columns: &[Column],
+    ) -> Result<(), Failure> {
         let (paths, headers): (Vec<String>, Vec<String>) = if self.shape.columns.is_empty() {
             columns
                 .iter()
@@ -270,51 +322,56 @@ impl Printer {
                 .map(|c| (c.clone(), c.to_uppercase()))
                 .unzip()
         };
-        match self.format {
-            OutputFormat::Json | OutputFormat::Yaml => {
-                let items: Vec<Value> = if self.shape.columns.is_empty() {
-                    items
+        let projected = records.map(|record| {
+            record.map(|record| {
+                if self.shape.columns.is_empty() {
+                    record
                 } else {
-                    items
-                        .iter()
-                        .map(|i| project(i, &self.shape.columns))
-                        .collect()
-                };
-                let json = Value::Array(items);
-                if self.format == OutputFormat::Json {
-                    emit_json(&json)
-                } else {
-                    emit_yaml(&json)
+                    project(&record, &self.shape.columns)
                 }
-            }
+            })
+        });
+        match self.format {
+            OutputFormat::Json => write_json_array(&mut ListOut::stdout(), projected),
+            OutputFormat::Yaml => write_yaml_sequence(&mut ListOut::stdout(), projected),
             OutputFormat::Csv | OutputFormat::Tsv => {
-                let rows: Vec<Vec<String>> = items
-                    .iter()
-                    .map(|item| paths.iter().map(|p| lookup(item, p)).collect())
-                    .collect();
-                self.emit_separated(&paths, &rows)
+                let rows = records_cells(projected, &paths);
+                self.emit_separated(&paths, rows)
             }
-            OutputFormat::Table => self.shaped_table(&items, &paths, &headers),
+            OutputFormat::Table => {
+                let mut cells = Cells::new(paths.len());
+                for row in records_cells(projected, &paths) {
+                    cells.push_row(row?);
+                }
+                self.shaped_table(&cells, &paths, &headers)
+            }
         }
     }
 
     /// CSV (RFC 4180 quoting) or TSV, with a header of JSON field names unless
-    /// `--no-headers`; each cell as [`Printer::separated_cell`] writes it.
-    fn emit_separated(&self, headers: &[String], rows: &[Vec<String>]) -> Result<(), Failure> {
+    /// `--no-headers`; each cell as [`Printer::separated_cell`] writes it, each row
+    /// written as it comes.
+    fn emit_separated(
+        &self,
+        headers: &[String],
+        rows: impl Iterator<Item = Result<Vec<String>, Failure>>,
+    ) -> Result<(), Failure> {
         let tsv = self.format == OutputFormat::Tsv;
         let line = |cells: &[String]| -> String {
             let cells: Vec<String> = cells.iter().map(|c| self.separated_cell(c)).collect();
             cells.join(if tsv { "\t" } else { "," })
         };
-        let mut text = Vec::new();
+        let mut out = ListOut::stdout();
         if !self.shape.no_headers {
-            text.push(line(headers));
+            out.line(&line(headers))?;
         }
-        text.extend(rows.iter().map(|r| line(r)));
-        if text.is_empty() {
-            return Ok(());
+        for row in rows {
+            if out.closed {
+                break;
+            }
+            out.line(&line(&row?))?;
         }
-        emit(&text.join("\n"))
+        out.finish()
     }
 
     /// One CSV or TSV cell: control characters escaped (so no tab or line break is
@@ -342,18 +399,14 @@ impl Printer {
     /// right (a note on stderr says which); `--wide` shows everything.
     fn shaped_table(
         &self,
-        items: &[Value],
+        cells: &Cells,
         paths: &[String],
         headers: &[String],
     ) -> Result<(), Failure> {
-        if items.is_empty() {
+        if cells.rows() == 0 {
             eprintln!("(none)");
             return Ok(());
         }
-        let rows: Vec<Vec<String>> = items
-            .iter()
-            .map(|item| paths.iter().map(|p| lookup(item, p)).collect())
-            .collect();
         let width = if self.shape.wide {
             None
         } else {
@@ -362,7 +415,7 @@ impl Printer {
         // Headers may be keys the server chose (`--query`).
         let headers: Vec<String> = headers.iter().map(|h| untrusted::line(h).into()).collect();
         let free: Vec<bool> = paths.iter().map(|p| is_free_text(p)).collect();
-        let fitted = fit(&headers, rows, &free, width, !self.shape.no_headers);
+        let fitted = fit(&headers, cells, &free, width, !self.shape.no_headers);
         if !fitted.dropped.is_empty() {
             eprintln!(
                 "note: {} left out to fit {} columns; --wide shows every column, --columns chooses",
@@ -375,11 +428,54 @@ impl Printer {
         } else {
             fitted.headers.iter().map(String::as_str).collect()
         };
-        let mut table = self.table(&headers);
-        for row in fitted.rows {
-            table.add_row(row.into_iter().map(Cell::new).collect::<Vec<_>>());
+        let mut out = ListOut::stdout();
+        self.emit_table(&mut out, &headers, cells, &fitted)?;
+        out.finish()
+    }
+
+    /// Prints the fitted rows of `cells` as one aligned table, built and written
+    /// [`TABLE_CHUNK`] rows at a time: comfy-table keeps several strings per cell,
+    /// so a whole list's table would cost many times its text. Every chunk gets the
+    /// widths the whole table would have (measured by comfy-table itself, over every
+    /// chunk first), so the chunks line up as one table.
+    fn emit_table(
+        &self,
+        out: &mut ListOut<impl Write>,
+        headers: &[&str],
+        cells: &Cells,
+        fitted: &Fitted,
+    ) -> Result<(), Failure> {
+        let chunk_table = |first: usize, with_headers: bool| {
+            let mut table = self.table(if with_headers { headers } else { &[] });
+            let last = cells.rows().min(first + TABLE_CHUNK);
+            for row in first..last {
+                table.add_row(fitted.row(cells, row).map(Cell::new).collect::<Vec<_>>());
+            }
+            table
+        };
+        let starts = (0..cells.rows()).step_by(TABLE_CHUNK);
+        let mut widths: Vec<u16> = Vec::new();
+        for (index, first) in starts.clone().enumerate() {
+            let measured = chunk_table(first, index == 0).column_max_content_widths();
+            widths.resize(widths.len().max(measured.len()), 0);
+            for (width, chunk) in widths.iter_mut().zip(measured) {
+                *width = (*width).max(chunk);
+            }
         }
-        emit(&table.to_string())
+        // A fixed width counts the padding, one space each side.
+        let constraints: Vec<ColumnConstraint> = widths
+            .iter()
+            .map(|w| ColumnConstraint::Absolute(Width::Fixed(w.saturating_add(2))))
+            .collect();
+        for (index, first) in starts.enumerate() {
+            if out.closed {
+                break;
+            }
+            let mut table = chunk_table(first, index == 0);
+            table.set_constraints(constraints.clone());
+            out.line(&table.to_string())?;
+        }
+        Ok(())
     }
 
     /// Prints JSON the CLI put together itself (`config show`): as it is, or as a
@@ -767,12 +863,88 @@ fn is_free_text(path: &str) -> bool {
         )
 }
 
-/// A table fitted to a width.
+/// How many rows of a list's table comfy-table builds at a time (see
+/// [`Printer::emit_table`]).
+const TABLE_CHUNK: usize = 1024;
+
+/// The text of a table's cells, row after row, in one buffer: a list of 200,000
+/// records costs the text of its cells and an offset for each, not a `String` (nor a
+/// comfy-table `Cell`) for each.
+#[derive(Debug, Default)]
+struct Cells {
+    columns: usize,
+    text: String,
+    /// Where each cell ends in `text`, row after row.
+    ends: Vec<usize>,
+}
+
+impl Cells {
+    fn new(columns: usize) -> Self {
+        Self {
+            columns,
+            ..Self::default()
+        }
+    }
+
+    /// Adds a row (of `columns` cells: missing ones are empty, extra ones ignored).
+    fn push_row<S: AsRef<str>>(&mut self, row: impl IntoIterator<Item = S>) {
+        let mut row = row.into_iter();
+        for _ in 0..self.columns {
+            if let Some(cell) = row.next() {
+                self.text.push_str(cell.as_ref());
+            }
+            self.ends.push(self.text.len());
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.ends.len().checked_div(self.columns).unwrap_or(0)
+    }
+
+    fn cell(&self, row: usize, column: usize) -> &str {
+        let index = row * self.columns + column;
+        let start = if index == 0 { 0 } else { self.ends[index - 1] };
+        &self.text[start..self.ends[index]]
+    }
+
+    /// The widest cell of a column, in characters.
+    fn widest(&self, column: usize) -> usize {
+        (0..self.rows())
+            .map(|row| self.cell(row, column).chars().count())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// A table fitted to a width: the columns kept, and how wide free text may be.
 #[derive(Debug, PartialEq)]
 struct Fitted {
     headers: Vec<String>,
-    rows: Vec<Vec<String>>,
+    /// Whether each column is shown.
+    keep: Vec<bool>,
+    /// For each free-text column, how many characters it shows (`None`: whole).
+    cut_to: Vec<Option<usize>>,
     dropped: Vec<String>,
+}
+
+impl Fitted {
+    /// The shown cells of a row, free text cut with `…` to its width.
+    fn row<'c>(&'c self, cells: &'c Cells, row: usize) -> impl Iterator<Item = String> + 'c {
+        (0..cells.columns)
+            .filter(|&column| self.keep[column])
+            .map(move |column| {
+                let text = cells.cell(row, column);
+                match self.cut_to[column] {
+                    Some(width) if text.chars().count() > width => {
+                        let short: String = text.chars().take(width.saturating_sub(1)).collect();
+                        let mut short = short.trim_end().to_owned();
+                        short.push('…');
+                        short
+                    }
+                    _ => text.to_owned(),
+                }
+            })
+    }
 }
 
 /// Fits rows to `width` columns of text (each cell padded by one space each side):
@@ -780,17 +952,17 @@ struct Fitted {
 /// dropped from the right, never the first.
 fn fit(
     headers: &[String],
-    rows: Vec<Vec<String>>,
+    cells: &Cells,
     free: &[bool],
     width: Option<usize>,
     with_headers: bool,
 ) -> Fitted {
     let chars = |s: &str| s.chars().count();
+    let natural: Vec<usize> = (0..headers.len()).map(|i| cells.widest(i)).collect();
     let mut widths: Vec<usize> = headers
         .iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let cells = rows.iter().map(|r| chars(&r[i])).max().unwrap_or(0);
+        .zip(&natural)
+        .map(|(h, &cells)| {
             if with_headers {
                 cells.max(chars(h))
             } else {
@@ -800,6 +972,7 @@ fn fit(
         .collect();
     let mut keep: Vec<bool> = vec![true; headers.len()];
     let mut dropped = Vec::new();
+    let mut cut_to: Vec<Option<usize>> = vec![None; headers.len()];
     if let Some(width) = width {
         let total = |widths: &[usize], keep: &[bool]| -> usize {
             widths
@@ -835,22 +1008,12 @@ fn fit(
         // Give what dropping freed back to the text that was cut.
         for i in 0..widths.len() {
             if keep[i] && free[i] {
-                let natural = rows.iter().map(|r| chars(&r[i])).max().unwrap_or(0);
                 let spare = width.saturating_sub(total(&widths, &keep));
-                widths[i] = natural.min(widths[i] + spare);
+                widths[i] = natural[i].min(widths[i] + spare);
+                cut_to[i] = Some(widths[i]);
             }
         }
     }
-    let cut = |text: &str, width: usize| -> String {
-        if chars(text) <= width {
-            text.to_owned()
-        } else {
-            let short: String = text.chars().take(width.saturating_sub(1)).collect();
-            let mut short = short.trim_end().to_owned();
-            short.push('…');
-            short
-        }
-    };
     Fitted {
         headers: headers
             .iter()
@@ -858,30 +1021,143 @@ fn fit(
             .filter(|(_, k)| **k)
             .map(|(h, _)| h.clone())
             .collect(),
-        rows: rows
-            .into_iter()
-            .map(|row| {
-                row.into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| keep[*i])
-                    .map(|(i, cell)| if free[i] { cut(&cell, widths[i]) } else { cell })
-                    .collect()
-            })
-            .collect(),
+        keep,
+        cut_to,
         dropped,
     }
+}
+
+/// The cells of each record at `paths`, as they come.
+fn records_cells<'p>(
+    records: impl Iterator<Item = Result<Value, Failure>> + 'p,
+    paths: &'p [String],
+) -> impl Iterator<Item = Result<Vec<String>, Failure>> + 'p {
+    records.map(|record| record.map(|record| paths.iter().map(|p| lookup(&record, p)).collect()))
+}
+
+/// Stdout for a list written record by record: buffered, and a closed pipe (`| head`)
+/// ends the writing (the caller stops at `closed`) without failing the command.
+struct ListOut<W> {
+    out: W,
+    closed: bool,
+}
+
+impl ListOut<std::io::BufWriter<std::io::StdoutLock<'static>>> {
+    fn stdout() -> Self {
+        Self::new(std::io::BufWriter::with_capacity(
+            64 * 1024,
+            std::io::stdout().lock(),
+        ))
+    }
+}
+
+impl<W: Write> ListOut<W> {
+    fn new(out: W) -> Self {
+        Self { out, closed: false }
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), Failure> {
+        if self.closed {
+            return Ok(());
+        }
+        let written = self.out.write_all(text.as_bytes());
+        self.check(written)
+    }
+
+    /// Writes `text` and a newline.
+    fn line(&mut self, text: &str) -> Result<(), Failure> {
+        self.write(text)?;
+        self.write("\n")
+    }
+
+    fn finish(&mut self) -> Result<(), Failure> {
+        if self.closed {
+            return Ok(());
+        }
+        let flushed = self.out.flush();
+        self.check(flushed)
+    }
+
+    fn check(&mut self, result: std::io::Result<()>) -> Result<(), Failure> {
+        match result {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            Err(e) => Err(Failure::new(
+                crate::failure::API,
+                format!("cannot write the output: {e}"),
+            )),
+            Ok(()) => Ok(()),
+        }
+    }
+}
+
+/// Writes records as one pretty JSON array, each as it comes: the same text as
+/// [`emit_json`] of the array (no control character raw: [`untrusted::json_text`]),
+/// without holding it.
+fn write_json_array(
+    out: &mut ListOut<impl Write>,
+    records: impl Iterator<Item = Result<Value, Failure>>,
+) -> Result<(), Failure> {
+    let mut first = true;
+    for record in records {
+        if out.closed {
+            break;
+        }
+        let text = untrusted::json_text(
+            serde_json::to_string_pretty(&record?).map_err(serialise_failure)?,
+        );
+        out.write(if first { "[\n" } else { ",\n" })?;
+        first = false;
+        // An element of a pretty array is the element's own pretty text, indented
+        // one level (JSON text has no newline inside a string).
+        for (index, line) in text.split('\n').enumerate() {
+            if index > 0 {
+                out.write("\n")?;
+            }
+            out.write("  ")?;
+            out.write(line)?;
+        }
+    }
+    out.write(if first { "[]\n" } else { "\n]\n" })?;
+    out.finish()
+}
+
+/// Writes records as one YAML sequence, each as it comes: a block sequence is its
+/// elements' one-element sequences, one after the other (no control character raw:
+/// [`untrusted::yaml_text`]).
+fn write_yaml_sequence(
+    out: &mut ListOut<impl Write>,
+    records: impl Iterator<Item = Result<Value, Failure>>,
+) -> Result<(), Failure> {
+    let mut empty = true;
+    for record in records {
+        if out.closed {
+            break;
+        }
+        let text =
+            untrusted::yaml_text(&Value::Array(vec![record?])).map_err(serialise_failure)?;
+        out.write(&text)?;
+        empty = false;
+    }
+    if empty {
+        out.write("[]\n")?;
+    }
+    out.finish()
+}
+
+fn serialise_failure(error: impl std::fmt::Display) -> Failure {
+    Failure::new(
+        crate::failure::API,
+        format!("cannot serialise the result: {error}"),
+    )
 }
 
 /// The records that pass `--filter`, in `--sort` order, at most `--limit` of them.
 fn shape_list(mut items: Vec<Value>, shape: &Shape) -> Result<Vec<Value>, Failure> {
     if !shape.filters.is_empty() {
-        items.retain(|item| {
-            shape.filters.iter().all(|(field, pattern)| {
-                values_at(item, field)
-                    .iter()
-                    .any(|value| glob(&pattern.to_lowercase(), &value.to_lowercase()))
-            })
-        });
+        items.retain(|item| passes_filters(item, &shape.filters));
     }
     if let Some(sort) = &shape.sort {
         let (field, descending) = match sort.strip_prefix('-') {
@@ -907,6 +1183,15 @@ fn shape_list(mut items: Vec<Value>, shape: &Shape) -> Result<Vec<Value>, Failur
         items.truncate(limit);
     }
     Ok(items)
+}
+
+/// Whether a record passes every `--filter FIELD=GLOB`.
+fn passes_filters(item: &Value, filters: &[(String, String)]) -> bool {
+    filters.iter().all(|(field, pattern)| {
+        values_at(item, field)
+            .iter()
+            .any(|value| glob(&pattern.to_lowercase(), &value.to_lowercase()))
+    })
 }
 
 /// Every scalar at a dotted path (each element of arrays along the way), as text.
@@ -999,6 +1284,20 @@ mod tests {
         assert_eq!(lookup(&value, "missing.deep"), "");
     }
 
+    fn cells_of(rows: &[Vec<String>]) -> Cells {
+        let mut cells = Cells::new(rows.first().map_or(0, Vec::len));
+        for row in rows {
+            cells.push_row(row);
+        }
+        cells
+    }
+
+    fn fitted_rows(fitted: &Fitted, cells: &Cells) -> Vec<Vec<String>> {
+        (0..cells.rows())
+            .map(|row| fitted.row(cells, row).collect())
+            .collect()
+    }
+
     #[test]
     fn tables_fit_by_cutting_free_text_then_dropping_columns() {
         let headers: Vec<String> = ["ID", "NAME", "TEMPLATE", "IPS"].map(String::from).to_vec();
@@ -1008,19 +1307,94 @@ mod tests {
             "Windows Server 2019 Standard (64-bit)".to_owned(),
             "37.48.0.10, 37.48.0.11".to_owned(),
         ]];
+        let cells = cells_of(&rows);
         let free = [false, false, true, false];
-        let whole = fit(&headers, rows.clone(), &free, None, true);
-        assert_eq!(whole.rows, rows);
+        let whole = fit(&headers, &cells, &free, None, true);
+        assert_eq!(fitted_rows(&whole, &cells), rows);
         // 38 + 7 + 39 + 24 = 108 wide: the template is cut to fit 90.
-        let cut = fit(&headers, rows.clone(), &free, Some(90), true);
+        let cut = fit(&headers, &cells, &free, Some(90), true);
+        let cut_rows = fitted_rows(&cut, &cells);
         assert!(cut.dropped.is_empty());
-        assert_eq!(cut.rows[0][0], rows[0][0]);
-        assert!(cut.rows[0][2].ends_with('…'), "{:?}", cut.rows);
-        assert_eq!(cut.rows[0][3], rows[0][3]);
+        assert_eq!(cut_rows[0][0], rows[0][0]);
+        assert!(cut_rows[0][2].ends_with('…'), "{cut_rows:?}");
+        assert_eq!(cut_rows[0][3], rows[0][3]);
         // Too narrow even so: the IPs go, the id stays whole.
-        let narrow = fit(&headers, rows.clone(), &free, Some(70), true);
+        let narrow = fit(&headers, &cells, &free, Some(70), true);
         assert_eq!(narrow.dropped, ["IPS"]);
-        assert_eq!(narrow.rows[0][0], rows[0][0]);
+        assert_eq!(fitted_rows(&narrow, &cells)[0][0], rows[0][0]);
+    }
+
+    /// The table as one comfy-table would print it, the way it was printed before
+    /// tables were built in chunks.
+    fn one_table(printer: &Printer, headers: &[&str], rows: &[Vec<String>]) -> String {
+        let mut table = printer.table(headers);
+        for row in rows {
+            table.add_row(row.iter().map(Cell::new).collect::<Vec<_>>());
+        }
+        format!("{table}\n")
+    }
+
+    #[test]
+    fn a_table_built_in_chunks_prints_as_one_table() {
+        // More rows than a chunk, the widest cells in a later chunk, a wide
+        // character, a cell of two lines and an empty column.
+        let rows: Vec<Vec<String>> = (0..TABLE_CHUNK * 2 + 7)
+            .map(|i| {
+                let name = match i {
+                    1500 => "a much longer name than the others".to_owned(),
+                    2000 => "名前 (wide)".to_owned(),
+                    2001 => "two\nlines".to_owned(),
+                    _ => format!("web-{i}"),
+                };
+                vec![i.to_string(), name, String::new()]
+            })
+            .collect();
+        let cells = cells_of(&rows);
+        for (color, headers) in [
+            (false, vec!["ID", "NAME", "NOTES"]),
+            (true, vec!["ID", "NAME", "NOTES"]),
+            (false, vec![]),
+        ] {
+            let mut printer = Printer::new(Some(OutputFormat::Table), false);
+            printer.color = color;
+            let names: Vec<String> = ["ID", "NAME", "NOTES"].map(String::from).to_vec();
+            let fitted = fit(&names, &cells, &[false; 3], None, !headers.is_empty());
+            let mut out = ListOut::new(Vec::new());
+            printer
+                .emit_table(&mut out, &headers, &cells, &fitted)
+                .unwrap();
+            let chunked = String::from_utf8(out.out).unwrap();
+            assert_eq!(
+                chunked,
+                one_table(&printer, &headers, &rows),
+                "color {color}"
+            );
+        }
+    }
+
+    #[test]
+    fn json_and_yaml_written_record_by_record_read_as_the_whole_array() {
+        let records = [
+            serde_json::json!({"id": "1", "ips": [{"ip": "10.0.0.1"}, {"ip": "10.0.0.2"}], "state": null}),
+            serde_json::json!({"id": "2", "nested": {"a": {"b": [1, 2]}}, "text": "two\nlines: x"}),
+            serde_json::json!({}),
+        ];
+        for count in [0, 1, 3] {
+            let some = &records[..count];
+            let whole = Value::Array(some.to_vec());
+            let mut out = ListOut::new(Vec::new());
+            write_json_array(&mut out, some.iter().cloned().map(Ok)).unwrap();
+            assert_eq!(
+                String::from_utf8(out.out).unwrap(),
+                format!("{}\n", serde_json::to_string_pretty(&whole).unwrap())
+            );
+            let mut out = ListOut::new(Vec::new());
+            write_yaml_sequence(&mut out, some.iter().cloned().map(Ok)).unwrap();
+            assert_eq!(
+                String::from_utf8(out.out).unwrap(),
+                serde_yaml_ng::to_string(&whole).unwrap()
+            );
+        }
     }
 
     #[test]

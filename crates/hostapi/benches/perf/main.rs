@@ -10,9 +10,11 @@
 //!
 //! The simulator runs in this process on its own runtime. The memory measurement and
 //! the instruction count run their client in a child process (this binary again, under
-//! valgrind where it is installed) so that the simulator is not counted.
+//! valgrind where it is installed) so that the simulator is not counted. The CLI's
+//! memory is that of its release binary, run from a child process too.
 
 mod calls;
+mod cli_memory;
 mod decode;
 mod instructions;
 mod memory;
@@ -29,6 +31,10 @@ use criterion::Criterion;
 fn main() {
     if let Some(pages) = memory::child_pages() {
         memory::run_child(&pages);
+        return;
+    }
+    if let Some(task) = cli_memory::child_task() {
+        cli_memory::run_child(&task);
         return;
     }
     if let Some(calls) = instructions::child_calls() {
@@ -58,7 +64,12 @@ fn main() {
     let runs = if quick { 1 } else { 3 };
     let memory = memory::wanted().then(|| memory::measure(&world, quick, runs));
     let instructions = instructions::wanted().then(|| instructions::measure(&world, quick));
-    let report = table::Report::read(memory, instructions);
+    let cli = if cli_memory::wanted() {
+        cli_memory::measure(runs)
+    } else {
+        None
+    };
+    let report = table::Report::read(memory, instructions, cli);
     println!("\n{}", table::MARKER);
     print!("{}", report.render());
 }

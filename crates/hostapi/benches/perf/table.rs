@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::cli_memory::{self, CliMemory};
 use crate::instructions::Counts;
 use crate::memory::{self, Memory};
 use crate::paired::{Pair, Recorded};
@@ -79,7 +80,11 @@ pub(crate) struct Report {
 impl Report {
     /// The rows from this run's paired measurements (`paired::Recorded`), the memory
     /// measurement and the instruction count (each `None` when not run).
-    pub(crate) fn read(memory: Option<Memory>, instructions: Option<Counts>) -> Self {
+    pub(crate) fn read(
+        memory: Option<Memory>,
+        instructions: Option<Counts>,
+        cli: Option<CliMemory>,
+    ) -> Self {
         let mut rows = vec![
             Row::paired(
                 "decode+normalise 10k v1 servers",
@@ -195,6 +200,42 @@ impl Report {
             }
             // Without valgrind the resident set is all there is.
             None => rows.push(rss_row(Target::AtMost(2.0))),
+        }
+
+        // The CLI's peak resident set printing a 3.4 MB answer: at most 150 MB as JSON
+        // and 250 MB as a table (44x and 73x the answer).
+        for (name, target, peak) in [
+            (
+                "CLI 200k list as JSON: peak RSS",
+                44.0,
+                cli.map(|cli| cli.json_kib),
+            ),
+            (
+                "CLI 200k list as table: peak RSS",
+                73.0,
+                cli.map(|cli| cli.table_kib),
+            ),
+        ] {
+            rows.push(match (cli, peak) {
+                (Some(cli), Some(kib)) => Row {
+                    name,
+                    measured: format!("{:.1} MB peak", kib as f64 * 1024.0 / 1e6),
+                    floor: format!(
+                        "{:.2} MB answer, {}k records",
+                        cli.answer_bytes as f64 / 1e6,
+                        cli_memory::RECORDS / 1000
+                    ),
+                    ratio: Some(kib as f64 * 1024.0 / cli.answer_bytes.max(1) as f64),
+                    target: Target::AtMost(target),
+                },
+                _ => Row {
+                    name,
+                    measured: "not run (needs hostapi built --release)".to_owned(),
+                    floor: String::new(),
+                    ratio: None,
+                    target: Target::AtMost(target),
+                },
+            });
         }
 
         rows.push(Row::paired(

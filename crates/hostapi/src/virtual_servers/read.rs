@@ -19,17 +19,17 @@ pub(crate) fn server(cx: &mut Cx, json: Json<'_>) -> Result<VirtualServer, Field
             reference: f.text("reference"),
             state: f.open_enum("state", VirtualServerState::from_wire),
             template: f.text("template"),
-            platform: f.object("type", platform),
+            platform: f.object("type", platform).map(Box::new),
             attached_iso: f.text("attachedISO"),
             mac_address: f.parsed("macAddress", mac),
-            sla: Sla::named(f.text("SLA")),
+            sla: Sla::named(f.text("SLA")).map(Box::new),
             data_traffic_pack: f.text("dataTrafficPack"),
             // Documented in GB.
             data_traffic_limit: f
                 .decimal("dataTrafficLimit")
                 .map(|gb| DataSize::new(gb, DataUnit::Gigabytes)),
             ips: assignments(f, "ipAddresses"),
-            administrative: f.object("administrativeInfo", administrative),
+            administrative: f.object("administrativeInfo", administrative).map(Box::new),
             extra: f.rest(),
         })
     })
