@@ -1,4 +1,4 @@
-//! The strict OpenAPI 3.0.3 check, beside [`crate::validate`]: a spec must say
+//! The strict OpenAPI 3.0.3 check, beside [`crate::validate()`]: a spec must say
 //! `openapi: 3.0.3`, and every member of it must be one OpenAPI 3.0.3 defines at that
 //! place (or an `x-` extension).
 //!
