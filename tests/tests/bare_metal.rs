@@ -132,9 +132,13 @@ async fn get_normalises_every_quirk_of_the_detail() {
     assert_eq!(pack.monthly_price.unwrap().to_string(), "149.99");
     assert_eq!(pack.end_date, None);
     assert_eq!(pack.term.as_ref().unwrap().months(), Some(12));
-    // Deprecated, meaningless fields are left out; unknown ones kept.
-    assert!(!bm.extra.contains_key("extras"));
-    assert!(!bm.extra.contains_key("serverSpecifications"));
+    // The deprecated fields are not modelled but kept as sent, as unknown ones are.
+    assert_eq!(
+        bm.extra["serverSpecifications"],
+        serde_json::json!({"placeholder": true})
+    );
+    assert_eq!(bm.extra["datacenterAccessCards"], serde_json::json!([]));
+    assert_eq!(bm.extra["extras"], serde_json::json!([]));
     assert_eq!(bm.extra["powerSupply"], "dual");
     // The combination lock is a secret.
     let lock = bm

@@ -165,10 +165,6 @@ const IDENTITY: &[&str] = &[
     "virtualServers",
 ];
 
-/// Objects the facade leaves out on purpose (the documents call them deprecated and
-/// meaningless): a member added there goes with them.
-const LEFT_OUT: &[&str] = &["serverSpecifications", "extras", "datacenterAccessCards"];
-
 #[derive(Default, Debug)]
 struct Counts {
     flips_identical: usize,
@@ -265,10 +261,9 @@ fn every_spelling_of_every_sample_reads() {
                 }
             }
             // An unknown member in every object (not in maps keyed by data, where a
-            // member is a record, nor in objects left out on purpose).
+            // member is a record).
             if let Value::Object(map) = node
                 && !keyed_by_data(map)
-                && !matches!(path.last(), Some(Step::Key(k)) if LEFT_OUT.contains(&k.as_str()))
             {
                 let variant = inserted(
                     &original,

@@ -370,6 +370,8 @@ fn cases() -> Vec<Case> {
         case(Infra, "openBareMetalSwitchPort").path("bareMetalId", "20001"),
         case(Infra, "getBareMetalPowerStatus").path("bareMetalId", "20001"),
         case(Infra, "powerCycleBareMetal").path("bareMetalId", "20001"),
+        // The alias path the documents' snippets call.
+        case(Infra, "rebootBareMetal").path("bareMetalId", "20001"),
         case(Infra, "getBareMetalRootPassword").path("bareMetalId", "20003"),
         usage(case(Infra, "getBareMetalNetworkUsage").path("bareMetalId", "20003")),
         usage(case(Infra, "getBareMetalBandwidthUsage").path("bareMetalId", "20003")),
@@ -409,6 +411,10 @@ fn cases() -> Vec<Case> {
             .body(json!({"osId": 205})),
         case(Infra, "launchBareMetalRescueMode")
             .path("bareMetalId", "20002")
+            .body(json!({"osId": 121})),
+        // The alias path the documents' snippets call.
+        case(Infra, "launchBareMetalRescue")
+            .path("bareMetalId", "20003")
             .body(json!({"osId": 121})),
         case(Infra, "getBareMetalInstallationStatus").path("bareMetalId", "20002"),
         // ---- private racks
@@ -506,6 +512,11 @@ fn cases() -> Vec<Case> {
             .path("customer_number", "$customer")
             .path("sub_customer_number", "$new_sub_customer")
             .body(json!({"active": 1, "ftp_quota": 2048})),
+        // The other path the documents' text names for the same call.
+        case(Cdn, "upsertSubCustomerAtCustomerPath")
+            .path("customer_number", "$customer")
+            .path("sub_customer_number", "$new_sub_customer")
+            .body(json!({"active": 0, "ftp_quota": 1024})),
         case(Cdn, "getAcl").path("customer_number", "$customer"),
         case(Cdn, "replaceAcl")
             .path("customer_number", "$customer")

@@ -1,10 +1,11 @@
-//! `cargo xtask codegen`: writes the reviewable copies of what derives from the specs,
-//! and the JSON Schema of the domain model; with `--check`, writes nothing and fails
+//! `cargo xtask codegen`: writes the reviewable copies of what derives from the specs
+//! (the generated clients and the inventories of documented answer fields), and the JSON
+//! Schema of the domain model; with `--check`, writes nothing and fails
 //! naming every stale file.
 
 use std::path::Path;
 
-use hostapi_codegen::{INTERFACES, generate};
+use hostapi_codegen::{INTERFACES, Spec, generate, inventory};
 
 /// One derived file: where it goes and what it must contain.
 struct Derived {
@@ -20,6 +21,13 @@ pub(crate) fn run(root: &Path, check: bool) -> Result<(), String> {
             Ok(contents) => derived.push(Derived {
                 path: interface.generated_copy(),
                 contents,
+            }),
+            Err(error) => failures.push(error.to_string()),
+        }
+        match Spec::load(&root.join(interface.spec)) {
+            Ok(spec) => derived.push(Derived {
+                path: interface.answers_inventory(),
+                contents: inventory::render(interface.spec, &inventory::inventory(&spec)),
             }),
             Err(error) => failures.push(error.to_string()),
         }

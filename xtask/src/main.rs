@@ -4,6 +4,7 @@ mod api;
 mod bench;
 mod codegen;
 mod schema;
+mod spec_check;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +27,9 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
+    /// Check that every spec is strict OpenAPI 3.0.3: the version, and no member
+    /// OpenAPI 3.0.3 does not define at its place (beside `codegen`'s validation).
+    SpecCheck,
     /// List the facade's public API (from rustdoc, built with `-D warnings`) in
     /// `docs/public-api.txt`, so that a change to it shows in review.
     Api {
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
     let root = workspace_root();
     let outcome = match args.task {
         Task::Codegen { check } => codegen::run(&root, check),
+        Task::SpecCheck => spec_check::run(&root),
         Task::Api { check } => api::run(&root, check),
         Task::Bench { quick, filter } => bench::run(&root, quick, filter.as_deref()),
     };

@@ -9,15 +9,18 @@
 
 mod error;
 mod generate;
+pub mod inventory;
 mod load;
 mod operations;
 mod request_builders;
 mod requests_only;
+mod strict;
 mod validate;
 
 pub use error::CodegenError;
 pub use generate::generate;
 pub use load::Spec;
+pub use strict::{VERSION as OPENAPI_VERSION, strict_check};
 pub use validate::validate;
 
 /// The three interfaces, each with its spec file and the raw crate generated from it.
@@ -51,6 +54,18 @@ impl Interface {
     /// the workspace root.
     pub fn generated_copy(&self) -> String {
         format!("{}/generated/client.rs", self.crate_dir)
+    }
+
+    /// Where the inventory of documented answer fields is committed (see
+    /// [`inventory`]), relative to the workspace root.
+    pub fn answers_inventory(&self) -> String {
+        format!("{}/generated/answers.txt", self.crate_dir)
+    }
+
+    /// The spec's name without directory and extension (`infra-v1`).
+    pub fn spec_name(&self) -> &'static str {
+        let file = self.spec.rsplit('/').next().unwrap_or(self.spec);
+        file.strip_suffix(".yaml").unwrap_or(file)
     }
 }
 

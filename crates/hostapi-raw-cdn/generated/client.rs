@@ -31,7 +31,7 @@ required by the docs. `ignore_cache_control` is the documented name and
         ///Basic auth user (access key id for s3 origins).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub basic_auth_user: ::std::option::Option<::std::string::String>,
-        ///Key defining the caching (a record field, not named for create; optional).
+        ///Key defining the caching. Our addition, a record field the document does not name for create or update; optional.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub cache_key: ::std::option::Option<::std::string::String>,
         ///HTTP headers added to the origin request.
@@ -49,16 +49,16 @@ required by the docs. `ignore_cache_control` is the documented name and
         ///HTTP URL of the source, on domain level.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub origin: ::std::option::Option<::std::string::String>,
-        ///Origin type (a record field, not named for create; optional). Known values: simple, s3.
+        ///Origin type. Our addition: a record field the document does not name for create or update; optional. Known values: simple, s3.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub origin_type: ::std::option::Option<::std::string::String>,
-        ///Host sent in the header to the origin (a record field, not named for create; optional).
+        ///Host sent in the header to the origin. Our addition, a record field the document does not name for create or update; optional.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub proxy_header_host: ::std::option::Option<::std::string::String>,
         ///Refresh time (seconds in the sample).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub refresh_every: ::std::option::Option<i64>,
-        ///Bucket name for s3 origins (a record field, not named for create; optional).
+        ///Bucket name for s3 origins. Our addition, a record field the document does not name for create or update; optional.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub s3_bucket_name: ::std::option::Option<::std::string::String>,
     }
@@ -981,7 +981,7 @@ Updates the sub-customer, or creates it when it does not exist, and answers the 
 as getSubCustomer. The body is form-encoded (the customer samples send form fields). Signed
 resource path: `/customers/reseller/{customer_number}/{sub_customer_number}`. The text of
 the docs also names the path `/customers/{customer_number}/{subCustomer_number}` for this
-call; we call the documented table path only.
+call (described as upsertSubCustomerAtCustomerPath); the facade calls the table path.
 
 Left open by the docs: which fields are required (the samples send `active` and
 `ftp_quota`; every field of the sub-customer record is accepted here as optional, and the
@@ -1054,6 +1054,41 @@ let response = client.get_customer()
 ```*/
     pub fn get_customer(&self) -> builder::GetCustomer<'_> {
         builder::GetCustomer::new(self)
+    }
+    /**Create or update a reseller's sub-customer (the path the docs' text names)
+
+The same call as upsertSubCustomer under the other path the docs' text names,
+`/customers/{customer_number}/{subCustomer_number}` (signed resource path). Same body and
+answer. The facade calls the table path (upsertSubCustomer).
+
+
+Sends a `POST` request to `/customers/{customer_number}/{sub_customer_number}/{timestamp}/{signature}`
+
+Arguments:
+- `customer_number`: The customer number (a string), as in the customer record's `customer_number`.
+- `sub_customer_number`: The sub-customer's customer number (a string).
+- `timestamp`: Signing time, integer Unix seconds in UTC; part of the signature.
+- `signature`: Lowercase hexadecimal SHA-1 of secret ‖ timestamp ‖ resource path (the path without the
+timestamp and signature segments, and without any path stem of the base URL). The docs do
+not say whether the path is signed before or after percent-encoding; we sign it as it
+appears in the request URL (the generated client percent-encodes path segments), and the
+facade only lets through customer numbers and ids that need no encoding.
+
+- `body`
+```ignore
+let response = client.upsert_sub_customer_at_customer_path()
+    .customer_number(customer_number)
+    .sub_customer_number(sub_customer_number)
+    .timestamp(timestamp)
+    .signature(signature)
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn upsert_sub_customer_at_customer_path(
+        &self,
+    ) -> builder::UpsertSubCustomerAtCustomerPath<'_> {
+        builder::UpsertSubCustomerAtCustomerPath::new(self)
     }
     /**Get an origin
 
@@ -2356,6 +2391,187 @@ pub mod builder {
                 let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
                 #[allow(unused_mut)]
                 let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
+    }
+    /**Builder for [`Client::upsert_sub_customer_at_customer_path`]
+
+[`Client::upsert_sub_customer_at_customer_path`]: super::Client::upsert_sub_customer_at_customer_path*/
+    #[derive(Debug, Clone)]
+    pub struct UpsertSubCustomerAtCustomerPath<'a> {
+        client: &'a super::Client,
+        customer_number: Result<::std::string::String, String>,
+        sub_customer_number: Result<::std::string::String, String>,
+        timestamp: Result<i64, String>,
+        signature: Result<::std::string::String, String>,
+        body: Result<types::builder::SubCustomerForm, String>,
+    }
+    impl<'a> UpsertSubCustomerAtCustomerPath<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                customer_number: Err("customer_number was not initialized".to_string()),
+                sub_customer_number: Err(
+                    "sub_customer_number was not initialized".to_string(),
+                ),
+                timestamp: Err("timestamp was not initialized".to_string()),
+                signature: Err("signature was not initialized".to_string()),
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn customer_number<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.customer_number = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for customer_number failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn sub_customer_number<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.sub_customer_number = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for sub_customer_number failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn timestamp<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.timestamp = value
+                .try_into()
+                .map_err(|_| "conversion to `i64` for timestamp failed".to_string());
+            self
+        }
+        pub fn signature<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.signature = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for signature failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::SubCustomerForm>,
+            <V as std::convert::TryInto<
+                types::SubCustomerForm,
+            >>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!("conversion to `SubCustomerForm` for body failed: {}", s)
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::SubCustomerForm,
+            ) -> types::builder::SubCustomerForm,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/customers/{customer_number}/{sub_customer_number}/{timestamp}/{signature}`
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
+            let Self {
+                client,
+                customer_number,
+                sub_customer_number,
+                timestamp,
+                signature,
+                body,
+            } = self;
+            let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+            let sub_customer_number = sub_customer_number
+                .map_err(Error::InvalidRequest)?;
+            let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+            let signature = signature.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| {
+                    types::SubCustomerForm::try_from(v).map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/customers/{}/{}/{}/{}", client.baseurl, encode_path(& customer_number
+                .to_string()), encode_path(& sub_customer_number.to_string()),
+                encode_path(& timestamp.to_string()), encode_path(& signature
+                .to_string()),
+            );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .form_urlencoded(&body)?
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "upsert_sub_customer_at_customer_path",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200..=299 => Ok(ResponseValue::stream(response)),
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self {
+                    client,
+                    customer_number,
+                    sub_customer_number,
+                    timestamp,
+                    signature,
+                    body,
+                } = self;
+                let customer_number = customer_number.map_err(Error::InvalidRequest)?;
+                let sub_customer_number = sub_customer_number
+                    .map_err(Error::InvalidRequest)?;
+                let timestamp = timestamp.map_err(Error::InvalidRequest)?;
+                let signature = signature.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::SubCustomerForm::try_from(v).map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/customers/{}/{}/{}/{}", client.baseurl, encode_path(&
+                    customer_number.to_string()), encode_path(& sub_customer_number
+                    .to_string()), encode_path(& timestamp.to_string()), encode_path(&
+                    signature.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
                 Ok(request)
             };
             build().map_err(Box::new)

@@ -8,6 +8,308 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
+    ///`GetVirtualServerCredentialCredentialType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetVirtualServerCredentialCredentialType {
+        #[serde(rename = "OPERATING_SYSTEM")]
+        OperatingSystem,
+        #[serde(rename = "CONTROL_PANEL")]
+        ControlPanel,
+    }
+    impl ::std::fmt::Display for GetVirtualServerCredentialCredentialType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::OperatingSystem => f.write_str("OPERATING_SYSTEM"),
+                Self::ControlPanel => f.write_str("CONTROL_PANEL"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetVirtualServerCredentialCredentialType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "OPERATING_SYSTEM" => Ok(Self::OperatingSystem),
+                "CONTROL_PANEL" => Ok(Self::ControlPanel),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetVirtualServerCredentialCredentialType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetVirtualServerCredentialCredentialType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`GetVirtualServerDatatrafficMetricsAggregation`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetVirtualServerDatatrafficMetricsAggregation {
+        #[serde(rename = "SUM")]
+        Sum,
+    }
+    impl ::std::fmt::Display for GetVirtualServerDatatrafficMetricsAggregation {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Sum => f.write_str("SUM"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetVirtualServerDatatrafficMetricsAggregation {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "SUM" => Ok(Self::Sum),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str>
+    for GetVirtualServerDatatrafficMetricsAggregation {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetVirtualServerDatatrafficMetricsAggregation {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`GetVirtualServerDatatrafficMetricsGranularity`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetVirtualServerDatatrafficMetricsGranularity {
+        #[serde(rename = "NONE")]
+        None,
+        #[serde(rename = "5MIN")]
+        X5min,
+        #[serde(rename = "HOUR")]
+        Hour,
+        #[serde(rename = "DAY")]
+        Day,
+        #[serde(rename = "MONTH")]
+        Month,
+        #[serde(rename = "YEAR")]
+        Year,
+    }
+    impl ::std::fmt::Display for GetVirtualServerDatatrafficMetricsGranularity {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::None => f.write_str("NONE"),
+                Self::X5min => f.write_str("5MIN"),
+                Self::Hour => f.write_str("HOUR"),
+                Self::Day => f.write_str("DAY"),
+                Self::Month => f.write_str("MONTH"),
+                Self::Year => f.write_str("YEAR"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetVirtualServerDatatrafficMetricsGranularity {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "NONE" => Ok(Self::None),
+                "5MIN" => Ok(Self::X5min),
+                "HOUR" => Ok(Self::Hour),
+                "DAY" => Ok(Self::Day),
+                "MONTH" => Ok(Self::Month),
+                "YEAR" => Ok(Self::Year),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str>
+    for GetVirtualServerDatatrafficMetricsGranularity {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetVirtualServerDatatrafficMetricsGranularity {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ListVirtualServerCredentialsCredentialType`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ListVirtualServerCredentialsCredentialType {
+        #[serde(rename = "OPERATING_SYSTEM")]
+        OperatingSystem,
+        #[serde(rename = "CONTROL_PANEL")]
+        ControlPanel,
+    }
+    impl ::std::fmt::Display for ListVirtualServerCredentialsCredentialType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::OperatingSystem => f.write_str("OPERATING_SYSTEM"),
+                Self::ControlPanel => f.write_str("CONTROL_PANEL"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ListVirtualServerCredentialsCredentialType {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "OPERATING_SYSTEM" => Ok(Self::OperatingSystem),
+                "CONTROL_PANEL" => Ok(Self::ControlPanel),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ListVirtualServerCredentialsCredentialType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for ListVirtualServerCredentialsCredentialType {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///An RFC 3339 date-time with its offset, e.g. `2024-01-01T00:00:00Z`.
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct Rfc3339DateTime(::std::string::String);
+    impl ::std::ops::Deref for Rfc3339DateTime {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<Rfc3339DateTime> for ::std::string::String {
+        fn from(value: Rfc3339DateTime) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for Rfc3339DateTime {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            {
+                ::regress::Regex::new(
+                        "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",
+                    )
+                    .unwrap()
+            });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$\""
+                        .into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for Rfc3339DateTime {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for Rfc3339DateTime {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Rfc3339DateTime {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///Body of updateVirtualServer, sent as JSON.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct UpdateVirtualServerRequest {
@@ -114,9 +416,11 @@ Authentication: every call carries the API key (generated in the customer portal
 request header `X-Svc-Auth`. HTTPS only.
 
 Quirks this document describes rather than hides:
-- Ids are strings. States, firewall states, service offerings, credential types, job names and
-  statuses, units and granularities are open sets: plain strings with the known values in the
-  descriptions, never enums, so a new server value decodes.
+- Ids are strings. In answers, states, firewall states, service offerings, credential types,
+  job names and statuses, units and granularities are open sets: plain strings with the known
+  values in the descriptions, never enums, so a new server value decodes. The closed sets the
+  document gives for requests (the credential type of the path, metrics `aggregation` and
+  `granularity`) are enums.
 - `iso` (and `reference`, `cloudServerId`) may be null; `networkTraffic` is documented on the
   record but missing from some sample answers, so it is optional.
 - Hardware memory and storage are `{unit, amount}` with units MB, GB or TB.
@@ -125,6 +429,8 @@ Quirks this document describes rather than hides:
 - Dates on records are ISO 8601 with an offset without a colon (`YYYY-MM-DDThh:mm:ss+hhmm`);
   metrics dates are RFC 3339. Dates are plain strings here (no `format`): the facade parses them.
 - Collections take `limit` and `offset` and answer `_metadata {totalCount, limit, offset}`.
+- What this document declares beyond the provider's document is marked
+  `x-hostapi-addition: true`, with a line of why in its description.
 - Power on, power off, reboot and reinstall answer 202 Accepted with a job
   (`PENDING`/`COMPLETED`); there is no call to read a job, so waiting means polling the server.
 - The credential list carries no password; the single-credential view does. Only the last
@@ -197,9 +503,9 @@ Lists the customer's private clouds, answered as `{privateClouds: […], …}`.
 
 Left open by the docs: the query parameters (none is documented, but the answer's `…`
 stands for the `_metadata {totalCount, limit, offset}` every other collection carries, so
-the optional `limit` / `offset` of the other collections are declared; the facade sends
-none on the first request and uses them only to fetch further pages when `totalCount` says
-there are more), the attribute descriptions of the record (the fields are those seen in the
+the optional `limit` / `offset` of the other collections are declared, as our addition;
+the facade sends none on the first request and uses them only to fetch further pages when
+`totalCount` says there are more), the attribute descriptions of the record (the fields are those seen in the
 sample, with the virtual server's shapes), and the success status (we accept any 2XX).
 Other private cloud operations are not shown.
 
@@ -207,8 +513,8 @@ Other private cloud operations are not shown.
 Sends a `GET` request to `/cloud/v2/privateClouds`
 
 Arguments:
-- `limit`: Maximum number of items in the page. Default and maximum not documented (the samples use 10).
-- `offset`: Number of items to skip before the page starts. Default not documented (the samples use 0).
+- `limit`: Maximum number of private clouds in the page. Our addition: the document gives no parameter, but the answer's `_metadata` says the list is paged as the other collections.
+- `offset`: Number of private clouds to skip. Our addition: the document gives no parameter, but the answer's `_metadata` says the list is paged as the other collections.
 ```ignore
 let response = client.list_private_clouds()
     .limit(limit)
@@ -359,9 +665,8 @@ holds `DATATRAFFIC_UP` (outgoing) and `DATATRAFFIC_DOWN` (incoming) series.
 
 Left open by the docs: the success status (we accept any 2XX), the default granularity when
 none is sent (we send none unless the caller sets it), the largest allowed interval, and the
-unit of the values beyond the sample's `B`. The closed lists of `aggregation` and
-`granularity` are given in the parameter descriptions, not as enums, so the facade owns the
-validation and the raw client never rejects a value the server may accept.
+unit of the values beyond the sample's `B`. `aggregation` and `granularity` are the closed
+sets the document lists; `from` and `to` must be RFC 3339 date-times.
 
 
 Sends a `GET` request to `/cloud/v2/virtualServers/{id}/metrics/datatraffic`
@@ -881,7 +1186,10 @@ pub mod builder {
     pub struct ListVirtualServerCredentials<'a> {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
-        credential_type: Result<::std::string::String, String>,
+        credential_type: Result<
+            types::ListVirtualServerCredentialsCredentialType,
+            String,
+        >,
         limit: Result<Option<i64>, String>,
         offset: Result<Option<i64>, String>,
     }
@@ -916,12 +1224,12 @@ pub mod builder {
         }
         pub fn credential_type<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::ListVirtualServerCredentialsCredentialType>,
         {
             self.credential_type = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for credential_type failed"
+                    "conversion to `ListVirtualServerCredentialsCredentialType` for credential_type failed"
                         .to_string()
                 });
             self
@@ -1014,7 +1322,7 @@ pub mod builder {
     pub struct GetVirtualServerCredential<'a> {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
-        credential_type: Result<::std::string::String, String>,
+        credential_type: Result<types::GetVirtualServerCredentialCredentialType, String>,
         username: Result<::std::string::String, String>,
     }
     impl<'a> GetVirtualServerCredential<'a> {
@@ -1047,12 +1355,12 @@ pub mod builder {
         }
         pub fn credential_type<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetVirtualServerCredentialCredentialType>,
         {
             self.credential_type = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for credential_type failed"
+                    "conversion to `GetVirtualServerCredentialCredentialType` for credential_type failed"
                         .to_string()
                 });
             self
@@ -1123,10 +1431,16 @@ pub mod builder {
     pub struct GetVirtualServerDatatrafficMetrics<'a> {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
-        aggregation: Result<::std::string::String, String>,
-        from: Result<::std::string::String, String>,
-        granularity: Result<Option<::std::string::String>, String>,
-        to: Result<::std::string::String, String>,
+        aggregation: Result<
+            types::GetVirtualServerDatatrafficMetricsAggregation,
+            String,
+        >,
+        from: Result<types::Rfc3339DateTime, String>,
+        granularity: Result<
+            Option<types::GetVirtualServerDatatrafficMetricsGranularity>,
+            String,
+        >,
+        to: Result<types::Rfc3339DateTime, String>,
     }
     impl<'a> GetVirtualServerDatatrafficMetrics<'a> {
         /// This builder's operation: its operationId, method and path
@@ -1160,50 +1474,52 @@ pub mod builder {
         }
         pub fn aggregation<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<
+                types::GetVirtualServerDatatrafficMetricsAggregation,
+            >,
         {
             self.aggregation = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for aggregation failed"
+                    "conversion to `GetVirtualServerDatatrafficMetricsAggregation` for aggregation failed"
                         .to_string()
                 });
             self
         }
         pub fn from<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::Rfc3339DateTime>,
         {
             self.from = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for from failed"
-                        .to_string()
+                    "conversion to `Rfc3339DateTime` for from failed".to_string()
                 });
             self
         }
         pub fn granularity<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<
+                types::GetVirtualServerDatatrafficMetricsGranularity,
+            >,
         {
             self.granularity = value
                 .try_into()
                 .map(Some)
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for granularity failed"
+                    "conversion to `GetVirtualServerDatatrafficMetricsGranularity` for granularity failed"
                         .to_string()
                 });
             self
         }
         pub fn to<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::Rfc3339DateTime>,
         {
             self.to = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for to failed"
-                        .to_string()
+                    "conversion to `Rfc3339DateTime` for to failed".to_string()
                 });
             self
         }

@@ -57,6 +57,485 @@ pub mod types {
             Default::default()
         }
     }
+    ///`GetBareMetalBandwidthUsageDateFrom`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetBareMetalBandwidthUsageDateFrom(::std::string::String);
+    impl ::std::ops::Deref for GetBareMetalBandwidthUsageDateFrom {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetBareMetalBandwidthUsageDateFrom>
+    for ::std::string::String {
+        fn from(value: GetBareMetalBandwidthUsageDateFrom) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetBareMetalBandwidthUsageDateFrom {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{2}-[0-9]{2}-[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{2}-[0-9]{2}-[0-9]{4}$\"".into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetBareMetalBandwidthUsageDateFrom {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetBareMetalBandwidthUsageDateFrom {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetBareMetalBandwidthUsageDateFrom {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`GetBareMetalBandwidthUsageDateTo`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetBareMetalBandwidthUsageDateTo(::std::string::String);
+    impl ::std::ops::Deref for GetBareMetalBandwidthUsageDateTo {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetBareMetalBandwidthUsageDateTo>
+    for ::std::string::String {
+        fn from(value: GetBareMetalBandwidthUsageDateTo) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetBareMetalBandwidthUsageDateTo {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{2}-[0-9]{2}-[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{2}-[0-9]{2}-[0-9]{4}$\"".into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetBareMetalBandwidthUsageDateTo {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetBareMetalBandwidthUsageDateTo {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetBareMetalBandwidthUsageDateTo {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`GetBareMetalDataTrafficUsageDateFrom`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetBareMetalDataTrafficUsageDateFrom(::std::string::String);
+    impl ::std::ops::Deref for GetBareMetalDataTrafficUsageDateFrom {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetBareMetalDataTrafficUsageDateFrom>
+    for ::std::string::String {
+        fn from(value: GetBareMetalDataTrafficUsageDateFrom) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetBareMetalDataTrafficUsageDateFrom {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{2}-[0-9]{2}-[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{2}-[0-9]{2}-[0-9]{4}$\"".into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetBareMetalDataTrafficUsageDateFrom {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetBareMetalDataTrafficUsageDateFrom {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetBareMetalDataTrafficUsageDateFrom {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`GetBareMetalDataTrafficUsageDateTo`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetBareMetalDataTrafficUsageDateTo(::std::string::String);
+    impl ::std::ops::Deref for GetBareMetalDataTrafficUsageDateTo {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetBareMetalDataTrafficUsageDateTo>
+    for ::std::string::String {
+        fn from(value: GetBareMetalDataTrafficUsageDateTo) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetBareMetalDataTrafficUsageDateTo {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{2}-[0-9]{2}-[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{2}-[0-9]{2}-[0-9]{4}$\"".into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetBareMetalDataTrafficUsageDateTo {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetBareMetalDataTrafficUsageDateTo {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetBareMetalDataTrafficUsageDateTo {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`GetBareMetalNetworkUsageDateFrom`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetBareMetalNetworkUsageDateFrom(::std::string::String);
+    impl ::std::ops::Deref for GetBareMetalNetworkUsageDateFrom {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetBareMetalNetworkUsageDateFrom>
+    for ::std::string::String {
+        fn from(value: GetBareMetalNetworkUsageDateFrom) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetBareMetalNetworkUsageDateFrom {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{2}-[0-9]{2}-[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{2}-[0-9]{2}-[0-9]{4}$\"".into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetBareMetalNetworkUsageDateFrom {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetBareMetalNetworkUsageDateFrom {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetBareMetalNetworkUsageDateFrom {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`GetBareMetalNetworkUsageDateTo`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetBareMetalNetworkUsageDateTo(::std::string::String);
+    impl ::std::ops::Deref for GetBareMetalNetworkUsageDateTo {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetBareMetalNetworkUsageDateTo> for ::std::string::String {
+        fn from(value: GetBareMetalNetworkUsageDateTo) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetBareMetalNetworkUsageDateTo {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{2}-[0-9]{2}-[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{2}-[0-9]{2}-[0-9]{4}$\"".into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetBareMetalNetworkUsageDateTo {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetBareMetalNetworkUsageDateTo {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetBareMetalNetworkUsageDateTo {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`GetPrivateRackNetworkUsageDateFrom`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetPrivateRackNetworkUsageDateFrom(::std::string::String);
+    impl ::std::ops::Deref for GetPrivateRackNetworkUsageDateFrom {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetPrivateRackNetworkUsageDateFrom>
+    for ::std::string::String {
+        fn from(value: GetPrivateRackNetworkUsageDateFrom) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetPrivateRackNetworkUsageDateFrom {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{2}-[0-9]{2}-[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{2}-[0-9]{2}-[0-9]{4}$\"".into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetPrivateRackNetworkUsageDateFrom {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetPrivateRackNetworkUsageDateFrom {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetPrivateRackNetworkUsageDateFrom {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`GetPrivateRackNetworkUsageDateTo`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetPrivateRackNetworkUsageDateTo(::std::string::String);
+    impl ::std::ops::Deref for GetPrivateRackNetworkUsageDateTo {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetPrivateRackNetworkUsageDateTo>
+    for ::std::string::String {
+        fn from(value: GetPrivateRackNetworkUsageDateTo) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetPrivateRackNetworkUsageDateTo {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{2}-[0-9]{2}-[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err(
+                    "doesn't match pattern \"^[0-9]{2}-[0-9]{2}-[0-9]{4}$\"".into(),
+                );
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetPrivateRackNetworkUsageDateTo {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetPrivateRackNetworkUsageDateTo {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetPrivateRackNetworkUsageDateTo {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///Form body of installBareMetal. `hdd` is a nested object; the doc does not show its form encoding, we use bracketed keys (`hdd[disk]`, `hdd[bootable]`, `hdd[params][0][type]`, `hdd[params][0][size]`, `hdd[params][0][mountpoint]`), and the facade hand-writes the call when `hdd` is given because the generated client cannot encode nested forms.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct InstallBareMetalForm {
@@ -71,16 +550,52 @@ pub mod types {
         ///Operating system id (see listOperatingSystems).
         #[serde(rename = "osId")]
         pub os_id: i64,
-        ///Software RAID level: 0, 1, 5, 6 or 10.
+        ///Software RAID level: 0, 1, 5, 6 or 10 (a closed set).
         #[serde(
             rename = "raidLevel",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        pub raid_level: ::std::option::Option<i64>,
+        pub raid_level: ::std::option::Option<InstallBareMetalFormRaidLevel>,
     }
     impl InstallBareMetalForm {
         pub fn builder() -> builder::InstallBareMetalForm {
             Default::default()
+        }
+    }
+    ///Software RAID level: 0, 1, 5, 6 or 10 (a closed set).
+    #[derive(::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct InstallBareMetalFormRaidLevel(i64);
+    impl ::std::ops::Deref for InstallBareMetalFormRaidLevel {
+        type Target = i64;
+        fn deref(&self) -> &i64 {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<InstallBareMetalFormRaidLevel> for i64 {
+        fn from(value: InstallBareMetalFormRaidLevel) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::TryFrom<i64> for InstallBareMetalFormRaidLevel {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: i64,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if ![0_i64, 1_i64, 5_i64, 6_i64, 10_i64].contains(&value) {
+                Err("invalid value".into())
+            } else {
+                Ok(Self(value))
+            }
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for InstallBareMetalFormRaidLevel {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            Self::try_from(<i64>::deserialize(deserializer)?)
+                .map_err(|e| { <D::Error as ::serde::de::Error>::custom(e.to_string()) })
         }
     }
     ///Partition schema of an installation. Encoded as `hdd[disk]`, `hdd[bootable]` and `hdd[params][N][…]` (our choice; the doc does not show the encoding).
@@ -107,8 +622,9 @@ pub mod types {
         ///Mount point; mandatory for the root partition `/`, empty for swap.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub mountpoint: ::std::option::Option<::std::string::String>,
+        ///Size in MB (digits, as a number or as text), or `*` for the rest of the disk.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub size: ::std::option::Option<StringOrInteger>,
+        pub size: ::std::option::Option<InstallPartitionSize>,
         ///Filesystem type (see the partition schema's filesystemTypes), swap included.
         #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
         pub type_: ::std::option::Option<::std::string::String>,
@@ -116,6 +632,117 @@ pub mod types {
     impl InstallPartition {
         pub fn builder() -> builder::InstallPartition {
             Default::default()
+        }
+    }
+    ///Size in MB (digits, as a number or as text), or `*` for the rest of the disk.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum InstallPartitionSize {
+        String(InstallPartitionSizeString),
+        Int64(i64),
+    }
+    impl ::std::fmt::Display for InstallPartitionSize {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match self {
+                Self::String(x) => x.fmt(f),
+                Self::Int64(x) => x.fmt(f),
+            }
+        }
+    }
+    impl ::std::str::FromStr for InstallPartitionSize {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if let Ok(v) = value.parse() {
+                Ok(Self::String(v))
+            } else if let Ok(v) = value.parse() {
+                Ok(Self::Int64(v))
+            } else {
+                Err("string conversion failed for all variants".into())
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for InstallPartitionSize {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for InstallPartitionSize {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::From<InstallPartitionSizeString> for InstallPartitionSize {
+        fn from(value: InstallPartitionSizeString) -> Self {
+            Self::String(value)
+        }
+    }
+    impl ::std::convert::From<i64> for InstallPartitionSize {
+        fn from(value: i64) -> Self {
+            Self::Int64(value)
+        }
+    }
+    ///`InstallPartitionSizeString`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct InstallPartitionSizeString(::std::string::String);
+    impl ::std::ops::Deref for InstallPartitionSizeString {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<InstallPartitionSizeString> for ::std::string::String {
+        fn from(value: InstallPartitionSizeString) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for InstallPartitionSizeString {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^([0-9]+|\\*)$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^([0-9]+|\\*)$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for InstallPartitionSizeString {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for InstallPartitionSizeString {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for InstallPartitionSizeString {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
         }
     }
     ///Form body of launchBareMetalRescueMode.
@@ -128,26 +755,6 @@ pub mod types {
     impl LaunchRescueModeForm {
         pub fn builder() -> builder::LaunchRescueModeForm {
             Default::default()
-        }
-    }
-    ///A value sent as a string in one view and as an integer in another (ids such as bareMetalId, privateRackId, serverPackId, DNS record id; errorCode).
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
-    pub enum StringOrInteger {
-        String(::std::string::String),
-        Int64(i64),
-    }
-    impl ::std::fmt::Display for StringOrInteger {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match self {
-                Self::String(x) => x.fmt(f),
-                Self::Int64(x) => x.fmt(f),
-            }
-        }
-    }
-    impl ::std::convert::From<i64> for StringOrInteger {
-        fn from(value: i64) -> Self {
-            Self::Int64(value)
         }
     }
     ///Form body of updateBareMetalReference.
@@ -209,7 +816,7 @@ pub mod types {
             rename = "nullRouted",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        pub null_routed: ::std::option::Option<i64>,
+        pub null_routed: ::std::option::Option<UpdateIpFormNullRouted>,
         ///New reverse lookup name.
         #[serde(
             rename = "reverseLookup",
@@ -220,6 +827,42 @@ pub mod types {
     impl UpdateIpForm {
         pub fn builder() -> builder::UpdateIpForm {
             Default::default()
+        }
+    }
+    ///Null routing, 0 (false) or 1 (true).
+    #[derive(::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct UpdateIpFormNullRouted(i64);
+    impl ::std::ops::Deref for UpdateIpFormNullRouted {
+        type Target = i64;
+        fn deref(&self) -> &i64 {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<UpdateIpFormNullRouted> for i64 {
+        fn from(value: UpdateIpFormNullRouted) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::TryFrom<i64> for UpdateIpFormNullRouted {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: i64,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if ![0_i64, 1_i64].contains(&value) {
+                Err("invalid value".into())
+            } else {
+                Ok(Self(value))
+            }
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for UpdateIpFormNullRouted {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            Self::try_from(<i64>::deserialize(deserializer)?)
+                .map_err(|e| { <D::Error as ::serde::de::Error>::custom(e.to_string()) })
         }
     }
     /// Types for composing complex structures.
@@ -469,7 +1112,7 @@ pub mod types {
             >,
             os_id: ::std::result::Result<i64, ::std::string::String>,
             raid_level: ::std::result::Result<
-                ::std::option::Option<i64>,
+                ::std::option::Option<super::InstallBareMetalFormRaidLevel>,
                 ::std::string::String,
             >,
         }
@@ -522,7 +1165,9 @@ pub mod types {
             }
             pub fn raid_level<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::InstallBareMetalFormRaidLevel>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.raid_level = value
@@ -647,7 +1292,7 @@ pub mod types {
                 ::std::string::String,
             >,
             size: ::std::result::Result<
-                ::std::option::Option<super::StringOrInteger>,
+                ::std::option::Option<super::InstallPartitionSize>,
                 ::std::string::String,
             >,
             type_: ::std::result::Result<
@@ -680,7 +1325,7 @@ pub mod types {
             pub fn size<T>(mut self, value: T) -> Self
             where
                 T: ::std::convert::TryInto<
-                    ::std::option::Option<super::StringOrInteger>,
+                    ::std::option::Option<super::InstallPartitionSize>,
                 >,
                 T::Error: ::std::fmt::Display,
             {
@@ -1005,7 +1650,7 @@ pub mod types {
         #[derive(Clone, Debug)]
         pub struct UpdateIpForm {
             null_routed: ::std::result::Result<
-                ::std::option::Option<i64>,
+                ::std::option::Option<super::UpdateIpFormNullRouted>,
                 ::std::string::String,
             >,
             reverse_lookup: ::std::result::Result<
@@ -1024,7 +1669,9 @@ pub mod types {
         impl UpdateIpForm {
             pub fn null_routed<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<super::UpdateIpFormNullRouted>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.null_routed = value
@@ -1105,11 +1752,15 @@ pub mod types {
 #[derive(Clone, Debug)]
 /**Client for Infrastructure Management API v1
 
-Hand-written description of the v1 infrastructure interface at `{base_url}/v1` (source: api-docs/infra-v1.md): virtual servers (v1 shape), domains and DNS records, bare metal servers (labelled deprecated by the provider), private racks, IP addresses, catalogues (rescue images, operating systems, control panels, partition schemas, services) and private networks. It describes the wire as it is, quirks included; the `hostapi` facade normalises it.
+Hand-written description of the v1 infrastructure interface at `{base_url}/v1`, from the provider's v1 document: virtual servers (v1 shape), domains and DNS records, bare metal servers (labelled deprecated by the provider), private racks, IP addresses, catalogues (rescue images, operating systems, control panels, partition schemas, services) and private networks. It describes the wire as it is, quirks included; the `hostapi` facade normalises it.
 
-Quirks this document expresses: (1) writes are form-encoded (`application/x-www-form-urlencoded`); (2) wrappers differ per endpoint: `{domains:[{domain:{…}}]}`, `{virtualServers:[…]}` without item wrappers, a single item as a one-element array (virtual server detail, private network detail, single lease), the lease list inside an outer array; (3) the virtual server `ipAddresses` field is an array or an object keyed by IP (`oneOf`), and its `type` object is `{Id|id, PlatformName}` and sometimes absent; (4) dates come in several formats (local ISO without offset, `+hhmm` offsets, `Mon d, yyyy`, `DD-MM-YYYY`, null or empty for no end): every date is a plain string whose description names its format; (5) values documented as integers, floats or booleans that are displayed as strings (domain `contractTerm`, `monthlyPrice`, `isEditable`; ids such as `bareMetalId`, `privateRackId`, `serverPackId`, DNS record `id`) are `oneOf` of both shapes; (6) documented names that differ from the names sent (`rootpassword` / `rootPassword`, `serverPackName` / `serverName`, `netmask` / `mask`, `dataTraffic` / `datatraffic`, DNS update `name`/`data` / `host`/`content`) are all listed as optional properties; (7) "Yes"/"No" strings and 0/1 form integers stay what they are on the wire; (8) open sets (states, statuses, record types, server types) are plain strings with the known values in the description, never `enum`; (9) undocumented bodies (`/v1/services`, private rack network usage) are opaque JSON.
+Quirks this document expresses: (1) writes are form-encoded (`application/x-www-form-urlencoded`); (2) wrappers differ per endpoint: `{domains:[{domain:{…}}]}`, `{virtualServers:[…]}` without item wrappers, a single item as a one-element array (virtual server detail, private network detail, single lease), the lease list inside an outer array; (3) the virtual server `ipAddresses` field is an array or an object keyed by IP (`oneOf`), and its `type` object is `{Id|id, PlatformName}` and sometimes absent; (4) dates come in several formats (local ISO without offset, `+hhmm` offsets, `Mon d, yyyy`, `DD-MM-YYYY`, null or empty for no end): every date is a plain string whose description names its format; (5) values documented as integers, floats or booleans that are displayed as strings (domain `contractTerm`, `monthlyPrice`, `isEditable`; ids such as `bareMetalId`, `privateRackId`, `serverPackId`, DNS record `id`) are `oneOf` of both shapes; (6) documented names that differ from the names sent (`rootpassword` / `rootPassword`, `serverPackName` / `serverName`, `netmask` / `mask`, `dataTraffic` / `datatraffic`, DNS update `name`/`data` / `host`/`content`) are all listed as optional properties; (7) "Yes"/"No" strings and 0/1 form integers stay what they are on the wire; (8) open sets (states, statuses, record types, server types) are plain strings with the known values in the description, never `enum`; the closed sets the document gives for requests (`raidLevel`, `nullRouted`) are `enum`s; (9) undocumented bodies (`/v1/services`, private rack network usage) are opaque JSON.
 
-Conventions of this document: every record and wrapper in a response carries `additionalProperties: {}` so unnamed fields are kept; only the wrapper keys and record identifiers are `required`, because the docs never say which record fields are always present; each operation has exactly one success response (the documented status, 200 for reads and updates as the doc's Errors section states, `2XX` where the doc gives no status) plus the shared `Error` response for `4XX` and `5XX`. Pagination and rate limits of v1 are not documented; no pagination parameters are described.
+Conventions of this document: every record and wrapper in a response carries `additionalProperties: {}` so unnamed fields are kept; only the wrapper keys and record identifiers are `required`, because the docs never say which record fields are always present; each operation has exactly one success response (the documented status, 200 for reads and updates as the doc's Errors section states, `2XX` where the doc gives no status) plus the shared `Error` response for `4XX` and `5XX`. Rate limits of v1 are not documented.
+
+Paging (described here only): the document gives v1 no paging parameters, but two answers carry `_metadata {totalCount, limit, offset}` (the private networks and the leases of a bare metal server). For the private networks this document adds the optional `limit` and `offset` query parameters of the cloud interface, which the `_metadata` mirrors (marked `x-hostapi-addition`); the facade sends none on the first request and uses them only to fetch further pages while `totalCount` says there are more.
+
+Our additions: what this document declares beyond the provider's document is marked `x-hostapi-addition: true`, with a line of why in its description.
 
 Version: 1*/
 pub struct Client {
@@ -1470,7 +2121,7 @@ let response = client.get_bare_metal_data_traffic_usage()
     }
     /**Power cycle (reboot) a bare metal server
 
-No request body. Documented as 202 with the body `{}`. The doc's sample snippets call the alias path `/v1/bareMetals/{bareMetalId}/reboot`; that alias is not described as an operation: clients call the documented `powerCycle` path.
+No request body. Documented as 202 with the body `{}`. The doc's sample snippets call the alias path `/v1/bareMetals/{bareMetalId}/reboot` (described as rebootBareMetal); the facade calls this documented path.
 
 Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/powerCycle`
 
@@ -1502,9 +2153,45 @@ let response = client.get_bare_metal_power_status()
     pub fn get_bare_metal_power_status(&self) -> builder::GetBareMetalPowerStatus<'_> {
         builder::GetBareMetalPowerStatus::new(self)
     }
+    /**Power cycle a bare metal server (the alias path of powerCycleBareMetal)
+
+The alias the doc's sample snippets call for powerCycleBareMetal; the same call under another path, answered the same way. The facade calls the documented `powerCycle` path.
+
+Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/reboot`
+
+Arguments:
+- `bare_metal_id`: Bare metal server id. A string in lists, documented as an integer in the detail; described as a string (the path segment is the same text).
+```ignore
+let response = client.reboot_bare_metal()
+    .bare_metal_id(bare_metal_id)
+    .send()
+    .await;
+```*/
+    pub fn reboot_bare_metal(&self) -> builder::RebootBareMetal<'_> {
+        builder::RebootBareMetal::new(self)
+    }
+    /**Boot a bare metal server into rescue mode (the alias path of launchBareMetalRescueMode)
+
+The alias the doc's sample snippets call, with `osId` of a rescue image, for launchBareMetalRescueMode; the same call under another path. The facade calls the documented `rescueMode` path.
+
+Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/rescue`
+
+Arguments:
+- `bare_metal_id`: Bare metal server id. A string in lists, documented as an integer in the detail; described as a string (the path segment is the same text).
+- `body`
+```ignore
+let response = client.launch_bare_metal_rescue()
+    .bare_metal_id(bare_metal_id)
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn launch_bare_metal_rescue(&self) -> builder::LaunchBareMetalRescue<'_> {
+        builder::LaunchBareMetalRescue::new(self)
+    }
     /**Boot a bare metal server into rescue mode
 
-Form field `osId` (integer, required): the id of a rescue image (see listRescueImages). The doc's sample snippets call the alias path `/v1/bareMetals/{bareMetalId}/rescue`; the alias is not described as an operation, clients call the documented `rescueMode` path. Answers 200 with an empty body; progress is read from getBareMetalInstallationStatus and the rescue password from getBareMetalRootPassword once rescue mode has launched.
+Form field `osId` (integer, required): the id of a rescue image (see listRescueImages). The doc's sample snippets call the alias path `/v1/bareMetals/{bareMetalId}/rescue` (described as launchBareMetalRescue); the facade calls this documented path. Answers 200 with an empty body; progress is read from getBareMetalInstallationStatus and the rescue password from getBareMetalRootPassword once rescue mode has launched.
 
 Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/rescueMode`
 
@@ -1843,13 +2530,13 @@ let response = client.get_partition_schema()
     }
     /**List private networks
 
-Answers `{_metadata:{totalCount,limit,offset}, privateNetworks:[item]}` (items not wrapped). Pagination parameters are not documented even though `_metadata` carries limit and offset; the optional `limit` and `offset` declared here are the cloud interface's, which the `_metadata` mirrors. The facade sends none on the first request and uses them only to fetch further pages when `totalCount` says there are more. Status not in the row; 200 (reads).
+Answers `{_metadata:{totalCount,limit,offset}, privateNetworks:[item]}` (items not wrapped); paged as the document description says ("Paging"). Status not in the row; 200 (reads).
 
 Sends a `GET` request to `/v1/privateNetworks`
 
 Arguments:
-- `limit`: Maximum number of networks in the page (not documented; mirrors `_metadata.limit`).
-- `offset`: Number of networks to skip (not documented; mirrors `_metadata.offset`).
+- `limit`: Maximum number of networks in the page. Our addition: the document gives no parameter, but the answer's `_metadata.limit` says the list is paged (see "Paging").
+- `offset`: Number of networks to skip. Our addition: the document gives no parameter, but the answer's `_metadata.offset` says the list is paged (see "Paging").
 ```ignore
 let response = client.list_private_networks()
     .limit(limit)
@@ -3450,8 +4137,8 @@ pub mod builder {
     pub struct GetBareMetalNetworkUsage<'a> {
         client: &'a super::Client,
         bare_metal_id: Result<::std::string::String, String>,
-        date_from: Result<::std::string::String, String>,
-        date_to: Result<::std::string::String, String>,
+        date_from: Result<types::GetBareMetalNetworkUsageDateFrom, String>,
+        date_to: Result<types::GetBareMetalNetworkUsageDateTo, String>,
     }
     impl<'a> GetBareMetalNetworkUsage<'a> {
         /// This builder's operation: its operationId, method and path
@@ -3483,24 +4170,24 @@ pub mod builder {
         }
         pub fn date_from<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetBareMetalNetworkUsageDateFrom>,
         {
             self.date_from = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for date_from failed"
+                    "conversion to `GetBareMetalNetworkUsageDateFrom` for date_from failed"
                         .to_string()
                 });
             self
         }
         pub fn date_to<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetBareMetalNetworkUsageDateTo>,
         {
             self.date_to = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for date_to failed"
+                    "conversion to `GetBareMetalNetworkUsageDateTo` for date_to failed"
                         .to_string()
                 });
             self
@@ -3569,8 +4256,8 @@ pub mod builder {
     pub struct GetBareMetalBandwidthUsage<'a> {
         client: &'a super::Client,
         bare_metal_id: Result<::std::string::String, String>,
-        date_from: Result<::std::string::String, String>,
-        date_to: Result<::std::string::String, String>,
+        date_from: Result<types::GetBareMetalBandwidthUsageDateFrom, String>,
+        date_to: Result<types::GetBareMetalBandwidthUsageDateTo, String>,
     }
     impl<'a> GetBareMetalBandwidthUsage<'a> {
         /// This builder's operation: its operationId, method and path
@@ -3602,24 +4289,24 @@ pub mod builder {
         }
         pub fn date_from<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetBareMetalBandwidthUsageDateFrom>,
         {
             self.date_from = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for date_from failed"
+                    "conversion to `GetBareMetalBandwidthUsageDateFrom` for date_from failed"
                         .to_string()
                 });
             self
         }
         pub fn date_to<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetBareMetalBandwidthUsageDateTo>,
         {
             self.date_to = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for date_to failed"
+                    "conversion to `GetBareMetalBandwidthUsageDateTo` for date_to failed"
                         .to_string()
                 });
             self
@@ -3688,8 +4375,8 @@ pub mod builder {
     pub struct GetBareMetalDataTrafficUsage<'a> {
         client: &'a super::Client,
         bare_metal_id: Result<::std::string::String, String>,
-        date_from: Result<::std::string::String, String>,
-        date_to: Result<::std::string::String, String>,
+        date_from: Result<types::GetBareMetalDataTrafficUsageDateFrom, String>,
+        date_to: Result<types::GetBareMetalDataTrafficUsageDateTo, String>,
     }
     impl<'a> GetBareMetalDataTrafficUsage<'a> {
         /// This builder's operation: its operationId, method and path
@@ -3721,24 +4408,24 @@ pub mod builder {
         }
         pub fn date_from<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetBareMetalDataTrafficUsageDateFrom>,
         {
             self.date_from = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for date_from failed"
+                    "conversion to `GetBareMetalDataTrafficUsageDateFrom` for date_from failed"
                         .to_string()
                 });
             self
         }
         pub fn date_to<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetBareMetalDataTrafficUsageDateTo>,
         {
             self.date_to = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for date_to failed"
+                    "conversion to `GetBareMetalDataTrafficUsageDateTo` for date_to failed"
                         .to_string()
                 });
             self
@@ -3945,6 +4632,191 @@ pub mod builder {
                 let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
                 #[allow(unused_mut)]
                 let mut request = client.client.get(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
+    }
+    /**Builder for [`Client::reboot_bare_metal`]
+
+[`Client::reboot_bare_metal`]: super::Client::reboot_bare_metal*/
+    #[derive(Debug, Clone)]
+    pub struct RebootBareMetal<'a> {
+        client: &'a super::Client,
+        bare_metal_id: Result<::std::string::String, String>,
+    }
+    impl<'a> RebootBareMetal<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                bare_metal_id: Err("bare_metal_id was not initialized".to_string()),
+            }
+        }
+        pub fn bare_metal_id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.bare_metal_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for bare_metal_id failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/reboot`
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
+            let Self { client, bare_metal_id } = self;
+            let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/bareMetals/{}/reboot", client.baseurl, encode_path(& bare_metal_id
+                .to_string()),
+            );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            #[allow(unused_mut)]
+            let mut request = client.client.post(url).headers(header_map).build()?;
+            let info = OperationInfo {
+                operation_id: "reboot_bare_metal",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200..=299 => Ok(ResponseValue::stream(response)),
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/reboot", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client.client.post(url).headers(header_map).build()?;
+                Ok(request)
+            };
+            build().map_err(Box::new)
+        }
+    }
+    /**Builder for [`Client::launch_bare_metal_rescue`]
+
+[`Client::launch_bare_metal_rescue`]: super::Client::launch_bare_metal_rescue*/
+    #[derive(Debug, Clone)]
+    pub struct LaunchBareMetalRescue<'a> {
+        client: &'a super::Client,
+        bare_metal_id: Result<::std::string::String, String>,
+        body: Result<types::builder::LaunchRescueModeForm, String>,
+    }
+    impl<'a> LaunchBareMetalRescue<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                bare_metal_id: Err("bare_metal_id was not initialized".to_string()),
+                body: Ok(::std::default::Default::default()),
+            }
+        }
+        pub fn bare_metal_id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.bare_metal_id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for bare_metal_id failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::LaunchRescueModeForm>,
+            <V as std::convert::TryInto<
+                types::LaunchRescueModeForm,
+            >>::Error: std::fmt::Display,
+        {
+            self.body = value
+                .try_into()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `LaunchRescueModeForm` for body failed: {}", s
+                    )
+                });
+            self
+        }
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::LaunchRescueModeForm,
+            ) -> types::builder::LaunchRescueModeForm,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+        ///Sends a `POST` request to `/v1/bareMetals/{bareMetalId}/rescue`
+        pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
+            let Self { client, bare_metal_id, body } = self;
+            let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| {
+                    types::LaunchRescueModeForm::try_from(v).map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/v1/bareMetals/{}/rescue", client.baseurl, encode_path(& bare_metal_id
+                .to_string()),
+            );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .form_urlencoded(&body)?
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "launch_bare_metal_rescue",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200..=299 => Ok(ResponseValue::stream(response)),
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+        /// Builds the request [`send`](Self::send) makes, before the client's hooks,
+        /// without sending it.
+        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+            let build = move || -> Result<::reqwest::Request, Error<()>> {
+                let Self { client, bare_metal_id, body } = self;
+                let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
+                let body = body
+                    .and_then(|v| {
+                        types::LaunchRescueModeForm::try_from(v)
+                            .map_err(|e| e.to_string())
+                    })
+                    .map_err(Error::InvalidRequest)?;
+                let url = format!(
+                    "{}/v1/bareMetals/{}/rescue", client.baseurl, encode_path(&
+                    bare_metal_id.to_string()),
+                );
+                let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                #[allow(unused_mut)]
+                let mut request = client
+                    .client
+                    .post(url)
+                    .form_urlencoded(&body)?
+                    .headers(header_map)
+                    .build()?;
                 Ok(request)
             };
             build().map_err(Box::new)
@@ -6615,8 +7487,8 @@ pub mod builder {
     pub struct GetPrivateRackNetworkUsage<'a> {
         client: &'a super::Client,
         private_rack_id: Result<::std::string::String, String>,
-        date_from: Result<::std::string::String, String>,
-        date_to: Result<::std::string::String, String>,
+        date_from: Result<types::GetPrivateRackNetworkUsageDateFrom, String>,
+        date_to: Result<types::GetPrivateRackNetworkUsageDateTo, String>,
     }
     impl<'a> GetPrivateRackNetworkUsage<'a> {
         /// This builder's operation: its operationId, method and path
@@ -6648,24 +7520,24 @@ pub mod builder {
         }
         pub fn date_from<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetPrivateRackNetworkUsageDateFrom>,
         {
             self.date_from = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for date_from failed"
+                    "conversion to `GetPrivateRackNetworkUsageDateFrom` for date_from failed"
                         .to_string()
                 });
             self
         }
         pub fn date_to<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::std::string::String>,
+            V: std::convert::TryInto<types::GetPrivateRackNetworkUsageDateTo>,
         {
             self.date_to = value
                 .try_into()
                 .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for date_to failed"
+                    "conversion to `GetPrivateRackNetworkUsageDateTo` for date_to failed"
                         .to_string()
                 });
             self

@@ -9,6 +9,8 @@
 //! [`PRIVATE_NETWORK`], a sub-customer answer for [`SUB_CUSTOMER`], cloud credentials as
 //! OPERATING_SYSTEM ones, and metrics for January 2024.
 
+pub mod unmodelled;
+
 use std::time::Duration;
 
 use serde::Serialize;

@@ -399,6 +399,16 @@ impl BareMetals {
     pub async fn install(&self, id: &BareMetalId, request: &InstallRequest) -> Result<(), Error> {
         let os_id = validate_request(request)?;
         if request.hdd.is_none() {
+            // Checked above: a level outside the spec's closed set never gets here.
+            let raid_level = request
+                .raid_level
+                .map(|level| {
+                    hostapi_raw_infra::types::InstallBareMetalFormRaidLevel::try_from(i64::from(
+                        level,
+                    ))
+                    .map_err(|e| Error::invalid("raid_level", e))
+                })
+                .transpose()?;
             let infra = self.handle.infra();
             self.handle
                 .call("installBareMetal", || {
@@ -408,7 +418,7 @@ impl BareMetals {
                         .body(hostapi_raw_infra::types::InstallBareMetalForm {
                             os_id,
                             hdd: None,
-                            raid_level: request.raid_level.map(i64::from),
+                            raid_level: raid_level.clone(),
                             number_disks: request.number_disks.map(i64::from),
                         })
                         .request()

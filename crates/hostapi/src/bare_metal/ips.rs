@@ -65,6 +65,7 @@ impl BareMetalIps {
     /// reverse DNS name must be a host name (or empty, to clear it).
     pub async fn update(&self, ip: IpAddr, change: &IpUpdate) -> Result<IpAddress, Error> {
         ips::check_update(change)?;
+        let form = ips::update_form(change)?;
         let infra = self.handle.infra();
         let answer = self
             .handle
@@ -73,7 +74,7 @@ impl BareMetalIps {
                     .update_bare_metal_ip()
                     .bare_metal_id(self.id.as_str())
                     .ip_address(ip.to_string())
-                    .body(ips::update_form(change))
+                    .body(form.clone())
                     .request()
             })
             .await?;

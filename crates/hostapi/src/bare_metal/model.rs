@@ -17,9 +17,9 @@ use crate::model::{BareMetalId, DataSize, Extra, HostingContract, MacAddress, Sl
 /// the detail (`get`, `set_reference`) fills in the rest. The parts a view does not
 /// carry are `None` (or empty).
 ///
-/// The detail's deprecated and meaningless `extras`, `serverSpecifications` and
-/// `datacenterAccessCards` (empty or placeholder content, as the docs say) are left out
-/// on purpose; every other field the model does not name is kept in `extra`.
+/// The detail's deprecated `extras`, `serverSpecifications` and `datacenterAccessCards`
+/// (placeholder content, the documents say) are not modelled: they are kept in `extra`
+/// as sent, with every other field the model does not name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[non_exhaustive]
 pub struct BareMetalServer {

@@ -24,15 +24,13 @@ pub(crate) fn wrapped_server(cx: &mut Cx, json: Json<'_>) -> Result<BareMetalSer
     wrapped(cx, json, "bareMetal", server)
 }
 
-/// The server. `extras`, `serverSpecifications` and `datacenterAccessCards` are
-/// deprecated and meaningless (the documents say so): left out on purpose.
+/// The server. `extras`, `serverSpecifications` and `datacenterAccessCards` (deprecated
+/// and without meaning, the documents say) are not modelled: they stay in `extra` as
+/// sent, like every field the model does not name.
 fn server(f: &mut Fields<'_, '_>) -> Result<BareMetalServer, FieldError> {
     let id: crate::BareMetalId = f.id("bareMetalId")?;
     let name = f.text("serverName");
     let server_type = f.text("serverType");
-    for deprecated in ["extras", "serverSpecifications", "datacenterAccessCards"] {
-        let _ = f.take(deprecated);
-    }
     let owner = [
         ("bareMetalId", Some(id.as_str())),
         ("serverName", name.as_deref()),

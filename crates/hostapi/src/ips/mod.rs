@@ -36,6 +36,7 @@ impl Ips {
     /// null-routed, and answers the IP as it now is.
     pub async fn update(&self, ip: IpAddr, change: &IpUpdate) -> Result<IpAddress, Error> {
         check_update(change)?;
+        let form = update_form(change)?;
         let infra = self.handle.infra();
         let answer = self
             .handle
@@ -43,7 +44,7 @@ impl Ips {
                 infra
                     .update_ip()
                     .ip_address(ip.to_string())
-                    .body(update_form(change))
+                    .body(form.clone())
                     .request()
             })
             .await?;
@@ -62,18 +63,22 @@ pub(crate) fn check_update(change: &IpUpdate) -> Result<(), Error> {
     }
 }
 
-/// The form of an IP update: exactly one field, booleans as 0/1 (as documented).
-pub(crate) fn update_form(update: &IpUpdate) -> raw::UpdateIpForm {
-    match update {
+/// The form of an IP update: exactly one field, booleans as 0/1 (the closed set the
+/// spec gives `nullRouted`).
+pub(crate) fn update_form(update: &IpUpdate) -> Result<raw::UpdateIpForm, Error> {
+    Ok(match update {
         IpUpdate::ReverseDns(name) => raw::UpdateIpForm {
             reverse_lookup: Some(name.clone()),
             null_routed: None,
         },
         IpUpdate::NullRouted(on) => raw::UpdateIpForm {
             reverse_lookup: None,
-            null_routed: Some(i64::from(*on)),
+            null_routed: Some(
+                raw::UpdateIpFormNullRouted::try_from(i64::from(*on))
+                    .map_err(|e| Error::invalid("null_routed", e))?,
+            ),
         },
-    }
+    })
 }
 
 /// Whether `ip` shows `change` applied (for the `confirm_update` of each IP handle).

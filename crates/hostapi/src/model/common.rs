@@ -304,7 +304,8 @@ open_enum! {
     }
 }
 
-/// A contract term: "1 year", "2 years", "12 months", or an integer number of years.
+/// A contract term: "1 year", "2 years", "3 year(s)", "12 months", or an integer number
+/// of years, each read as an amount and a unit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[non_exhaustive]
 pub struct ContractTerm {

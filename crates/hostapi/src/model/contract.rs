@@ -25,7 +25,7 @@ pub struct HostingContract {
     pub start_date: Option<NaiveDate>,
     /// Contract end; `None` while the contract runs on.
     pub end_date: Option<NaiveDate>,
-    /// The contract term ("1 year", "12 months").
+    /// The contract term ("1 year", "3 year(s)", "12 months").
     pub term: Option<ContractTerm>,
     /// Fields the model does not name.
     #[serde(skip_serializing_if = "Extra::is_empty")]

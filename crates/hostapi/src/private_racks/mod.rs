@@ -158,6 +158,7 @@ impl RackIps {
     /// reverse DNS name must be a host name (or empty, to clear it).
     pub async fn update(&self, ip: IpAddr, change: &IpUpdate) -> Result<IpAddress, Error> {
         ips::check_update(change)?;
+        let form = ips::update_form(change)?;
         let infra = self.handle.infra();
         let answer = self
             .handle
@@ -166,7 +167,7 @@ impl RackIps {
                     .update_private_rack_ip()
                     .private_rack_id(self.rack.as_str())
                     .ip_address(ip.to_string())
-                    .body(ips::update_form(change))
+                    .body(form.clone())
                     .request()
             })
             .await?;

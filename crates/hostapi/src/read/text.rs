@@ -388,29 +388,46 @@ pub(crate) fn rate_unit(text: &str) -> RateUnit {
     }
 }
 
-/// A contract term: "1 year", "2 years", "12 months", "1 month", or a bare number of
-/// years (the documented integer form).
+/// A contract term in each form the documents show: a number of years (the documented
+/// integer, `3` or `"3"`), `"1 year"`, `"2 years"`, the display form `"3 year(s)"`, and
+/// the same with months (`"12 months"`, `"1 month(s)"`, `"6 mos"`); any letter case,
+/// with or without a space before the unit.
 pub(crate) fn contract_term(text: &str) -> Reading<ContractTerm> {
     let text = trim(text);
     let error = || {
         format!(
-            "expected a term like `1 year` or `12 months`, found {}",
+            "expected a term like `1 year`, `3 year(s)`, `12 months` or a number of years, found {}",
             found(text)
         )
     };
-    let (number, unit) = match text.split_once(char::is_whitespace) {
-        Some((number, unit)) => (number, trim(unit)),
-        None => (text, "year"),
-    };
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
     let amount: u32 = number.parse().map_err(|_| error())?;
-    let singular = unit.trim_end_matches(['s', 'S']);
+    let unit = trim(unit);
+    if unit.is_empty() {
+        return Ok(ContractTerm {
+            amount,
+            unit: TermUnit::Years,
+        });
+    }
+    // "year(s)" and "years" are the plural written two ways; "year" the singular.
+    let singular = unit
+        .strip_suffix("(s)")
+        .or_else(|| unit.strip_suffix("(S)"))
+        .unwrap_or(unit)
+        .trim_end_matches(['s', 'S']);
     let is = |words: &[&str]| words.iter().any(|w| singular.eq_ignore_ascii_case(w));
     let unit = if is(&["year", "yr"]) {
         TermUnit::Years
     } else if is(&["month", "mo"]) {
         TermUnit::Months
-    } else {
+    } else if unit.chars().all(|c| c.is_alphabetic() || "() ".contains(c)) {
+        // A unit no document names is kept as sent.
         TermUnit::from_wire(unit)
+    } else {
+        return Err(error());
     };
     Ok(ContractTerm { amount, unit })
 }
@@ -627,5 +644,45 @@ mod tests {
         assert_eq!(contract_term("3").unwrap().months(), Some(36));
         assert_eq!(contract_term("6 Mos").unwrap().months(), Some(6));
         assert!(contract_term("forever").is_err());
+        assert!(contract_term("3 years 2").is_err());
+        assert!(contract_term("-1 year").is_err());
+        assert_eq!(contract_term("3 year(s)").unwrap().months(), Some(36));
+        assert_eq!(contract_term("1 month(s)").unwrap().months(), Some(1));
+        assert_eq!(
+            contract_term("2 quarters").unwrap().unit.as_wire(),
+            "quarters"
+        );
+    }
+
+    proptest::proptest! {
+        /// Every display form of a term in years the documents show (`<n> year(s)`,
+        /// "1 year", "2 years", the integer) reads as that many years, in any letter
+        /// case and spacing.
+        #[test]
+        fn every_documented_year_form_reads_as_years(
+            years in 0u32..10_000,
+            form in 0usize..4,
+            space in proptest::sample::select(vec!["", " ", "  "]),
+            upper in proptest::bool::ANY,
+        ) {
+            let unit = ["year(s)", "years", "year", ""][form];
+            let unit = if upper { unit.to_uppercase() } else { unit.to_owned() };
+            let text = if unit.is_empty() {
+                years.to_string()
+            } else {
+                format!("{years}{space}{unit}")
+            };
+            let term = contract_term(&text).map_err(proptest::test_runner::TestCaseError::fail)?;
+            proptest::prop_assert_eq!(term.amount, years, "{}", text);
+            proptest::prop_assert_eq!(term.unit, TermUnit::Years, "{}", text);
+        }
+
+        /// The same forms in months read as months.
+        #[test]
+        fn every_month_form_reads_as_months(months in 0u32..10_000, form in 0usize..4) {
+            let text = format!("{months} {}", ["month(s)", "months", "month", "mos"][form]);
+            let term = contract_term(&text).map_err(proptest::test_runner::TestCaseError::fail)?;
+            proptest::prop_assert_eq!(term.months(), Some(months), "{}", text);
+        }
     }
 }
