@@ -2409,6 +2409,13 @@ pub mod builder {
         body: Result<types::builder::SubCustomerForm, String>,
     }
     impl<'a> UpsertSubCustomerAtCustomerPath<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "upsertSubCustomerAtCustomerPath",
+            method: "POST",
+            path: "/customers/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3203,5 +3210,10 @@ pub const OPERATIONS: &[Operation] = &[
         id: "upsertSubCustomer",
         method: "POST",
         path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+    },
+    crate::Operation {
+        id: "upsertSubCustomerAtCustomerPath",
+        method: "POST",
+        path: "/customers/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
     },
 ];

@@ -1965,8 +1965,8 @@ Sends a `GET` request to `/v1/bareMetals/{bareMetalId}/leases`
 
 Arguments:
 - `bare_metal_id`: Bare metal server id. A string in lists, documented as an integer in the detail; described as a string (the path segment is the same text).
-- `limit`: Maximum number of leases in the page (not documented; mirrors `_metadata.limit`).
-- `offset`: Number of leases to skip (not documented; mirrors `_metadata.offset`).
+- `limit`: Maximum number of leases in the page. Our addition: the document gives no parameter, but the answer's `_metadata.limit` says the list is paged (see "Paging").
+- `offset`: Number of leases to skip. Our addition: the document gives no parameter, but the answer's `_metadata.offset` says the list is paged (see "Paging").
 ```ignore
 let response = client.list_bare_metal_leases()
     .bare_metal_id(bare_metal_id)
@@ -4646,6 +4646,13 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> RebootBareMetal<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "rebootBareMetal",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/reboot",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4715,6 +4722,13 @@ pub mod builder {
         body: Result<types::builder::LaunchRescueModeForm, String>,
     }
     impl<'a> LaunchBareMetalRescue<'a> {
+        /// This builder's operation: its operationId, method and path
+        /// template.
+        pub const OPERATION: crate::Operation = crate::Operation {
+            id: "launchBareMetalRescue",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/rescue",
+        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -8279,6 +8293,11 @@ pub const OPERATIONS: &[Operation] = &[
         path: "/v1/bareMetals/{bareMetalId}/install",
     },
     crate::Operation {
+        id: "launchBareMetalRescue",
+        method: "POST",
+        path: "/v1/bareMetals/{bareMetalId}/rescue",
+    },
+    crate::Operation {
         id: "launchBareMetalRescueMode",
         method: "POST",
         path: "/v1/bareMetals/{bareMetalId}/rescueMode",
@@ -8367,6 +8386,11 @@ pub const OPERATIONS: &[Operation] = &[
         id: "powerOnVirtualServer",
         method: "POST",
         path: "/v1/virtualServers/{id}/powerOn",
+    },
+    crate::Operation {
+        id: "rebootBareMetal",
+        method: "POST",
+        path: "/v1/bareMetals/{bareMetalId}/reboot",
     },
     crate::Operation {
         id: "rebootVirtualServer",
