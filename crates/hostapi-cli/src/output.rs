@@ -1136,8 +1136,7 @@ fn write_yaml_sequence(
         if out.closed {
             break;
         }
-        let text =
-            untrusted::yaml_text(&Value::Array(vec![record?])).map_err(serialise_failure)?;
+        let text = untrusted::yaml_text(&Value::Array(vec![record?])).map_err(serialise_failure)?;
         out.write(&text)?;
         empty = false;
     }
