@@ -284,6 +284,8 @@
 //! in arrival order, so a sequential run replays exactly.
 
 mod cdn;
+mod change;
+mod changelog;
 mod chart;
 mod cloud;
 mod control;
@@ -296,8 +298,10 @@ mod router;
 mod rules;
 mod server;
 mod state;
+mod tracked;
 mod util;
 mod v1;
+mod validate;
 mod variants;
 
 use std::collections::BTreeMap;
@@ -349,6 +353,23 @@ pub const WRITE_LOG_CAP: usize = 10_000;
 pub const MAX_CREATED: usize = 10_000;
 /// Purge jobs kept (the oldest are dropped first).
 pub const PURGE_HISTORY_CAP: usize = 1_000;
+/// Largest request body of the three interfaces (413 past it).
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+/// Largest state the simulator holds, in bytes of its exported document:
+/// a write that would grow it past this answers 409.
+pub const MAX_STATE_BYTES: usize = 32 << 20;
+/// Largest `PUT /_sim/state` body: any export (at most
+/// [`MAX_STATE_BYTES`] of state, plus its envelope) imports again.
+pub const MAX_IMPORT_BYTES: usize = MAX_STATE_BYTES + (1 << 20);
+/// Largest DNS record content: 4096 bytes for TXT and SPF, 255 for
+/// other types (one DNS character-string).
+pub const MAX_DNS_TXT_BYTES: usize = 4096;
+/// Largest content of a DNS record other than TXT and SPF.
+pub const MAX_DNS_STRING_BYTES: usize = 255;
+/// Largest purge entry (a path or URL), in bytes.
+pub const MAX_PURGE_URL_BYTES: usize = 2048;
+/// Largest total of one purge request's entries, in bytes.
+pub const MAX_PURGE_BYTES: usize = 16 << 10;
 /// Largest accepted `size`: ids and addresses stay valid and unique up to
 /// it (see [`check_size`]).
 pub const MAX_SIZE: usize = 500_000;
@@ -591,16 +612,16 @@ impl Sim {
     /// or size when given (the state, write log, fault rules and journal are
     /// cleared; credentials and the simulated clock are kept).
     pub fn reset(&self, seed: Option<u64>, size: Option<usize>) -> Result<(), SimError> {
-        control::do_reset(&self.inner, seed, size).map_err(SimError::Config)?;
-        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))
+        let v = control::do_reset(&self.inner, seed, size).map_err(SimError::Config)?;
+        changelog::wait(v).map_err(SimError::State)
     }
 
     /// As `POST /_sim/clock/advance`: move simulated time forward by `secs`
     /// (0 to [`MAX_ADVANCE_SECS`]); pending transitions complete in order.
     /// Answers the new simulated time.
     pub fn advance_clock(&self, secs: f64) -> Result<f64, SimError> {
-        let t = control::do_advance(&self.inner, secs).map_err(SimError::Config)?;
-        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))?;
+        let (t, v) = control::do_advance(&self.inner, secs).map_err(SimError::Config)?;
+        changelog::wait(v).map_err(SimError::State)?;
         Ok(t)
     }
 
@@ -635,10 +656,11 @@ impl Sim {
         persist::export(&self.inner)
     }
 
-    /// As `PUT /_sim/state`: replace the state by an exported one.
+    /// As `PUT /_sim/state`: replace the state by an exported one, after
+    /// checking it (the error names the JSON path of what is wrong).
     pub fn import_state(&self, doc: serde_json::Value) -> Result<(), SimError> {
-        persist::import(&self.inner, doc).map_err(SimError::Config)?;
-        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))
+        let doc = persist::parse_value(doc).map_err(SimError::Config)?;
+        changelog::wait(persist::import(&self.inner, doc)).map_err(SimError::State)
     }
 
     /// Every operation name (the names fault rules and the journal use).
@@ -662,6 +684,9 @@ impl Drop for Sim {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(true);
         }
+        // Save the state file now (a final snapshot): the runtime may end
+        // before the server's task does.
+        self.inner.log.close();
     }
 }
 
