@@ -14,10 +14,11 @@ use crate::state::{Dataset, LONG_AGO, State};
 /// every field can show.
 pub(crate) const MAX_TIME: f64 = 253_402_300_799.0;
 
-/// Largest JSON size of one stored CDN origin, sub-customer or lease.
-const MAX_VALUE_BYTES: usize = 16 << 10;
-/// Largest stored free text (references, names, write log entries).
-const MAX_TEXT_BYTES: usize = 4096;
+/// Largest JSON size of one stored CDN origin, sub-customer or lease (the
+/// API caps their fields in characters; escaped, they stay below this).
+const MAX_VALUE_BYTES: usize = 64 << 10;
+/// Largest stored write log text, in characters.
+const MAX_TEXT_CHARS: usize = 4096;
 
 /// The clock (`simTime`, `savedAt`): a Unix time from 1970 to 9999.
 pub(crate) fn check_time(path: &str, t: f64) -> Result<(), String> {
@@ -52,10 +53,11 @@ fn index(path: &str, i: usize, count: usize, what: &str) -> Result<(), String> {
 }
 
 fn text(path: &str, s: &str, max: usize) -> Result<(), String> {
-    if s.len() <= max {
+    let n = s.chars().count();
+    if n <= max {
         Ok(())
     } else {
-        Err(format!("{path}: at most {max} bytes, got {}", s.len()))
+        Err(format!("{path}: at most {max} characters, got {n}"))
     }
 }
 
@@ -230,8 +232,8 @@ pub(crate) fn check_state(ds: &Dataset, st: &State) -> Result<(), String> {
             ));
         }
         prev = w.seq;
-        text(&format!("{p}.operation"), &w.operation, MAX_TEXT_BYTES)?;
-        text(&format!("{p}.target"), &w.target, MAX_TEXT_BYTES)?;
+        text(&format!("{p}.operation"), &w.operation, MAX_TEXT_CHARS)?;
+        text(&format!("{p}.target"), &w.target, MAX_TEXT_CHARS)?;
         record_time(&format!("{p}.sim_time"), w.sim_time)?;
     }
     if st.write_seq < prev {

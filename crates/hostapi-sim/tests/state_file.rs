@@ -70,6 +70,17 @@ async fn write_everything(t: &T) {
         .await;
     let gone = a.json["dnsRecord"]["id"].as_u64().unwrap();
     ok(&t.delete(&format!("{d}/{gone}")).await);
+    // A domain with an SRV record among its generated ones.
+    ok(&t
+        .post(
+            "/v1/domains/bluebird-2.net/dnsRecords",
+            &[
+                ("host", "bluebird-2.net"),
+                ("type", "A"),
+                ("content", "192.0.2.9"),
+            ],
+        )
+        .await);
     ok(&t
         .put("/v1/bareMetals/20003", &[("reference", "rack 9")])
         .await);

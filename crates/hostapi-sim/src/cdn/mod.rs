@@ -422,6 +422,11 @@ fn put_sub(cx: &Cx<'_>, req: &Req, c: &str, sub: &str) -> Result<Response, ApiEr
     let quota = int_field(&form, "ftp_quota", 0, 1 << 40)?;
     let company = form.get("companyName").map(str::to_string);
     let notes = form.get("notes").map(str::to_string);
+    for (f, v) in [("companyName", &company), ("notes", &notes)] {
+        if v.as_ref().is_some_and(|v| v.chars().count() > 1024) {
+            return Err(ApiError::bad_field(f, "must be at most 1024 characters"));
+        }
+    }
     let mut st = cx.state();
     if !st.sub_customers.contains_key(sub) {
         crate::state::check_room(st.sub_customers.len(), "sub-customers")?;
