@@ -34,13 +34,13 @@ impl Drop for TempDir {
     }
 }
 
-async fn setup() -> Setup {
+async fn setup(on_disk: bool) -> Setup {
     let dir = std::env::temp_dir().join(format!("hostapi-sim-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let sim = Sim::start(SimConfig {
         seed: 1,
-        state_file: Some(dir.join("state.json")),
+        state_file: on_disk.then(|| dir.join("state.json")),
         ..Default::default()
     })
     .await
@@ -138,24 +138,30 @@ fn writes(c: &mut Criterion) {
         .enable_all()
         .build()
         .expect("runtime");
-    let s = rt.block_on(setup());
     let mut g = c.benchmark_group("sim_state_file");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(10));
-    let mut round = 0;
-    g.bench_function("acknowledged_writes_10k_records", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                round += 1;
-                total += rt.block_on(batch(&s, round));
-            }
-            total
-        })
-    });
+    // The same writes without a state file: what the handlers cost alone.
+    for (name, on_disk) in [
+        ("acknowledged_writes_10k_records", true),
+        ("writes_10k_records_in_memory", false),
+    ] {
+        let s = rt.block_on(setup(on_disk));
+        let mut round = 0;
+        g.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    round += 1;
+                    total += rt.block_on(batch(&s, round));
+                }
+                total
+            })
+        });
+        rt.block_on(s.sim.shutdown());
+    }
     g.finish();
-    rt.block_on(s.sim.shutdown());
 }
 
 criterion_group!(benches, writes);
