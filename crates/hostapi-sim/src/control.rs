@@ -11,13 +11,15 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use serde_json::{Value, json};
 
+use crate::change::Undo;
+use crate::changelog::{Unsaved, Verdict};
 use crate::rules::FaultRule;
 use crate::server::{Inner, Peer};
 use crate::state::{Dataset, lock};
 use crate::util;
 
-/// Largest control request body.
-const MAX_BODY: usize = 16 << 20;
+/// Largest control request body: an imported state document.
+const MAX_BODY: usize = crate::MAX_IMPORT_BYTES;
 /// Largest single clock advance: ten years.
 pub const MAX_ADVANCE_SECS: f64 = 10.0 * 365.0 * 86_400.0;
 
@@ -48,13 +50,12 @@ fn body_json(bytes: &[u8], default: Value) -> Result<Value, String> {
     serde_json::from_slice(bytes).map_err(|e| format!("body: not JSON: {e}"))
 }
 
-fn saved(inner: &Inner, ok: Response) -> Response {
-    match crate::persist::save(inner) {
-        Ok(()) => ok,
-        Err(e) => answer(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            &json!({"error": format!("cannot save the state file: {e}")}),
-        ),
+/// Answer `ok` once the control write is saved, else 503 (it was undone).
+async fn saved(inner: &Inner, verdict: Verdict, ok: impl FnOnce() -> Response) -> Response {
+    match inner.log.settle(Some(verdict), 0).await {
+        Ok(()) => ok(),
+        Err(Unsaved::Refused(e)) => answer(StatusCode::CONFLICT, &json!({ "error": e })),
+        Err(Unsaved::Failed(e)) => answer(StatusCode::SERVICE_UNAVAILABLE, &json!({ "error": e })),
     }
 }
 
@@ -132,16 +133,16 @@ pub(crate) async fn handle(inner: &Arc<Inner>, parts: Parts, body: Body) -> Resp
             _ => method_not_allowed("GET"),
         },
         "/_sim/reset" => match *m {
-            Method::POST => reset(inner, &bytes),
+            Method::POST => reset(inner, &bytes).await,
             _ => method_not_allowed("POST"),
         },
         "/_sim/state" => match *m {
-            Method::GET => answer(StatusCode::OK, &crate::persist::export(inner)),
-            Method::PUT => match body_json(&bytes, Value::Null) {
-                Ok(doc) => match crate::persist::import(inner, doc) {
-                    Ok(()) => saved(inner, health(inner)),
-                    Err(e) => bad(e),
-                },
+            Method::GET => export(inner),
+            Method::PUT => match crate::persist::parse_slice(&bytes) {
+                Ok(doc) => {
+                    let v = crate::persist::import(inner, doc);
+                    saved(inner, v, || health(inner)).await
+                }
                 Err(e) => bad(e),
             },
             _ => method_not_allowed("GET, PUT"),
@@ -159,7 +160,7 @@ pub(crate) async fn handle(inner: &Arc<Inner>, parts: Parts, body: Body) -> Resp
             _ => method_not_allowed("GET"),
         },
         "/_sim/clock/advance" => match *m {
-            Method::POST => advance(inner, &bytes),
+            Method::POST => advance(inner, &bytes).await,
             _ => method_not_allowed("POST"),
         },
         "/_sim/faults" => match *m {
@@ -214,6 +215,16 @@ fn health(inner: &Inner) -> Response {
     )
 }
 
+/// `GET /_sim/state`: the document serialised straight from the state.
+fn export(inner: &Inner) -> Response {
+    let mut r = Response::new(Body::from(crate::persist::export_bytes(inner)));
+    r.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
 fn clock(inner: &Inner) -> Value {
     json!({
         "simTime": inner.clock.now(),
@@ -222,7 +233,7 @@ fn clock(inner: &Inner) -> Value {
     })
 }
 
-fn reset(inner: &Inner, bytes: &[u8]) -> Response {
+async fn reset(inner: &Inner, bytes: &[u8]) -> Response {
     let body = match body_json(bytes, json!({})) {
         Ok(b) => b,
         Err(e) => return bad(e),
@@ -248,19 +259,19 @@ fn reset(inner: &Inner, bytes: &[u8]) -> Response {
         },
     };
     match do_reset(inner, seed, size) {
-        Ok(()) => saved(inner, health(inner)),
+        Ok(v) => saved(inner, v, || health(inner)).await,
         Err(e) => bad(e),
     }
 }
 
 /// Back to the generated dataset (of a new seed or size if given): the
 /// state, the write log, the fault rules and the journal are cleared; the
-/// credentials and the simulated clock are kept.
+/// credentials and the simulated clock are kept. Saved as a new snapshot.
 pub(crate) fn do_reset(
     inner: &Inner,
     seed: Option<u64>,
     size: Option<usize>,
-) -> Result<(), String> {
+) -> Result<Verdict, String> {
     let cur = inner.dataset();
     let (seed, size) = (seed.unwrap_or(cur.seed), size.unwrap_or(cur.size));
     crate::check_size(size)?;
@@ -269,20 +280,24 @@ pub(crate) fn do_reset(
     } else {
         Arc::new(Dataset::new(seed, size))
     };
-    {
+    let verdict = {
         let mut st = lock(&inner.state);
-        *st = inner.fresh_state(&ds);
-        *lock(&inner.ds) = ds;
-        inner
-            .dirty
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
+        let mut fresh = inner.fresh_state(&ds);
+        crate::change::rebase(&mut fresh);
+        let old = std::mem::replace(&mut *st, fresh);
+        let old_ds = std::mem::replace(&mut *lock(&inner.ds), ds);
+        inner.log.commit_whole(Undo::Whole {
+            state: Box::new(old),
+            ds: old_ds,
+            sim_time: inner.clock.now(),
+        })
+    };
     lock(&inner.rules).clear();
     lock(&inner.journal).clear();
-    Ok(())
+    Ok(verdict)
 }
 
-fn advance(inner: &Inner, bytes: &[u8]) -> Response {
+async fn advance(inner: &Inner, bytes: &[u8]) -> Response {
     let body = match body_json(bytes, Value::Null) {
         Ok(b) => b,
         Err(e) => return bad(e),
@@ -298,7 +313,7 @@ fn advance(inner: &Inner, bytes: &[u8]) -> Response {
         .ok_or_else(advance_range)
         .and_then(|s| do_advance(inner, s))
     {
-        Ok(_) => saved(inner, answer(StatusCode::OK, &clock(inner))),
+        Ok((_, v)) => saved(inner, v, || answer(StatusCode::OK, &clock(inner))).await,
         Err(e) => bad(e),
     }
 }
@@ -307,18 +322,24 @@ fn advance_range() -> String {
     format!("seconds: required, a number from 0 to {MAX_ADVANCE_SECS}")
 }
 
-/// Move simulated time forward; answers the new time.
-pub(crate) fn do_advance(inner: &Inner, secs: f64) -> Result<f64, String> {
+/// Move simulated time forward; answers the new time and the commit of
+/// the move (a change log record, so the new time survives a restart).
+pub(crate) fn do_advance(inner: &Inner, secs: f64) -> Result<(f64, Verdict), String> {
     if !(secs.is_finite() && (0.0..=MAX_ADVANCE_SECS).contains(&secs)) {
         return Err(advance_range());
     }
     // Under the state lock, so no request sees half an advance.
-    let _st = lock(&inner.state);
+    let mut st = lock(&inner.state);
     let t = inner.clock.advance(secs);
-    inner
-        .dirty
-        .store(true, std::sync::atomic::Ordering::Relaxed);
-    Ok(t)
+    if t > crate::validate::MAX_TIME {
+        inner.clock.rewind(secs);
+        return Err(format!(
+            "seconds: simulated time would pass {} (the year 9999)",
+            crate::validate::MAX_TIME
+        ));
+    }
+    let v = inner.log.commit(&mut st, t, secs);
+    Ok((t, v))
 }
 
 fn faults(inner: &Inner) -> Value {

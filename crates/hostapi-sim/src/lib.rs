@@ -269,7 +269,8 @@
 //!   generated dataset; clears the write log, fault rules and journal; keeps
 //!   the credentials and the clock.
 //! * `GET /_sim/state` exports `{format, version, seed, size, simTime,
-//!   state}`; `PUT /_sim/state` imports such a document (all or nothing).
+//!   state}`; `PUT /_sim/state` imports such a document (all or nothing,
+//!   checked first: see "Checked imports"; 503 if it cannot be saved).
 //! * `GET /_sim/clock` (`{simTime, wallTime, timeScale}`); `POST
 //!   /_sim/clock/advance` `{"seconds": N}` (0 to [`MAX_ADVANCE_SECS`]):
 //!   transitions are timestamps in simulated time, so pending ones complete
@@ -295,17 +296,96 @@
 //! * `GET /_sim/replay`: with a replay script, how far it went
 //!   ([`ReplayProgress`]).
 //!
-//! ## Persistence and limits
-//! With [`SimConfig::state_file`] (`--state FILE`) the state is loaded at
-//! start (a missing file is created) and saved before any write is answered:
-//! to a temporary file, flushed, then renamed over FILE, so a `kill -9` loses
-//! nothing that was answered. Simulated time is saved with it (it does not
-//! run while the simulator is stopped), so pending transitions resume.
-//! Memory is bounded: the journal keeps [`JOURNAL_CAP`] entries, the write log
-//! [`WRITE_LOG_CAP`], purge jobs [`PURGE_HISTORY_CAP`] (oldest dropped first);
-//! a user can create at most [`MAX_CREATED`] DNS records, private networks,
-//! CDN origins or sub-customers (more → 409); `size` is at most [`MAX_SIZE`], where every id
-//! and address stays valid and unique.
+//! ## Persistence
+//! With [`SimConfig::state_file`] (`--state FILE`) the state lives in two
+//! files, both mode 0600:
+//! * `FILE`, a snapshot: the export document (see the control API) plus
+//!   `savedAt`, the wall time it was written, and `logSeq`, the newest
+//!   change log record it holds;
+//! * `FILE.log`, the change log: one JSON line per write since the
+//!   snapshot, with the keys the write changed (a DNS zone by the records
+//!   that changed), the simulated time and the wall time.
+//!
+//! A write changes the state in memory, then its log line is appended and
+//! flushed to disk (`fdatasync`) before it is answered; writes arriving
+//! together share one flush, so the cost of a write does not grow with the
+//! state. A read is answered once every write it could see is on disk. So
+//! a `kill -9` at any point loses nothing that was answered: at the next
+//! start the snapshot is loaded and the log replayed (a last line cut short
+//! by the kill was never answered and is skipped). The log is folded into
+//! a new snapshot (written to `FILE.tmp.<pid>`, flushed, renamed over
+//! `FILE`) at start, at shutdown and when the [`Sim`] is dropped, after a
+//! reset or an import, and whenever it grows past 16 MiB and twice the
+//! snapshot. Temporary files left by a process that died are removed at
+//! start. A `FILE.log` without its `FILE` (the state file was deleted to
+//! start afresh) is ignored.
+//!
+//! When the disk refuses a log line or a snapshot (full, read-only, a file
+//! size limit), the write is **not applied**: every write still waiting
+//! for the disk is undone, newest first, and answered **503** with the
+//! interface's error body saying the state file could not be saved. Reads
+//! keep working, every request is journaled, and the next write tries
+//! again (with a full snapshot).
+//!
+//! Loading checks the document as an import does (below) and the state
+//! after the log is replayed. Version 1 documents (written by earlier
+//! simulators) load; [`STATE_VERSION`] 2 adds `savedAt` and `logSeq`.
+//!
+//! ## Time between runs
+//! Simulated time runs at `time_scale` simulated seconds per real second
+//! while the simulator runs, and goes on while it is stopped: at start,
+//! simulated time is the saved simulated time plus the wall time elapsed
+//! since it was saved (the newest log line or the snapshot's `savedAt`)
+//! times the (new) time scale. So a transition that was pending (an
+//! install, a power change, a purge) completes as it would have, and one a
+//! client waited for stays done in the next run. An imported document, or
+//! an export given as `--state FILE`, has no `savedAt`: it starts at its
+//! `simTime`, as a fixture should.
+//!
+//! ## Checked imports
+//! `PUT /_sim/state`, [`Sim::import_state`] and a state file at start are
+//! checked before anything changes, in three steps, the error naming the
+//! JSON path of what is wrong (400 over HTTP, [`SimError::Config`] from
+//! the API, [`SimError::State`] at start):
+//! 1. `format` must be [`STATE_FORMAT`] and `version` from 1 to
+//!    [`STATE_VERSION`]; a newer version says so (rather than naming a
+//!    field this simulator does not know);
+//! 2. every field is typed and unknown fields are refused
+//!    (`state.bare_metals.3.bogus: unknown field`);
+//! 3. invariants: `simTime` a Unix time from 1970 to the year 9999 (record
+//!    times the same, or "long ago"); every index within the dataset
+//!    (`state.cloud.999999: no cloud server`), private network members
+//!    existing bare metals, once each; the next id handed out above every
+//!    id in use (`next_origin`, `next_purge`, `next_private_network`,
+//!    `next_dns_record`), record ids unique; DNS records, purge entries,
+//!    references and names within the caps below; the ACL every section
+//!    and permission as a boolean (`state.acl: must be an object`); counts
+//!    within [`MAX_CREATED`], [`PURGE_HISTORY_CAP`], [`WRITE_LOG_CAP`];
+//!    the whole state within [`MAX_STATE_BYTES`].
+//!
+//! ## Limits
+//! Memory is bounded in bytes as well as counts, each past a cap answered
+//! in the interface's error shape:
+//! * a request body of the three interfaces: [`MAX_BODY_BYTES`] (1 MiB) →
+//!   413; a control API body: [`MAX_IMPORT_BYTES`] → 413;
+//! * DNS record content: [`MAX_DNS_TXT_BYTES`] (4096) for TXT and SPF,
+//!   [`MAX_DNS_STRING_BYTES`] (255) for the other types → 400 naming
+//!   `content`;
+//! * a purge: 1 to 500 entries, each at most [`MAX_PURGE_URL_BYTES`]
+//!   (2048), all together at most [`MAX_PURGE_BYTES`] (16 KiB) → 400
+//!   naming `urls`;
+//! * the whole state: [`MAX_STATE_BYTES`] (32 MiB, measured as the size of
+//!   its export) → a write that would grow it past the cap answers 409 and
+//!   changes nothing (deletes still work);
+//! * the journal keeps [`JOURNAL_CAP`] entries, the write log
+//!   [`WRITE_LOG_CAP`], purge jobs [`PURGE_HISTORY_CAP`] (oldest dropped
+//!   first); a user can create at most [`MAX_CREATED`] DNS records, private
+//!   networks, CDN origins or sub-customers (more → 409); `size` is at most
+//!   [`MAX_SIZE`], where every id and address stays valid and unique.
+//!
+//! `GET /_sim/state` is serialised straight from the state (no copy as a
+//! JSON tree), and since the import limit is the state cap plus 1 MiB, any
+//! export imports again.
 //!
 //! ## Faults
 //! See [`FaultKind`] and [`FaultConfig`]; per request through the header
@@ -319,6 +399,8 @@
 //! in arrival order, so a sequential run replays exactly.
 
 mod cdn;
+mod change;
+mod changelog;
 mod chart;
 mod cloud;
 mod control;
@@ -334,8 +416,10 @@ mod rules;
 mod server;
 mod state;
 mod tls;
+mod tracked;
 mod util;
 mod v1;
+mod validate;
 mod variants;
 
 use std::collections::BTreeMap;
@@ -399,6 +483,23 @@ pub const PURGE_HISTORY_CAP: usize = 1_000;
 /// stop (SIGTERM, [`Sim::shutdown`], dropping a [`Sim`]); then their
 /// connections are closed.
 pub const SHUTDOWN_GRACE_MS: u64 = 500;
+/// Largest request body of the three interfaces (413 past it).
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+/// Largest state the simulator holds, in bytes of its exported document:
+/// a write that would grow it past this answers 409.
+pub const MAX_STATE_BYTES: usize = 32 << 20;
+/// Largest `PUT /_sim/state` body: any export (at most
+/// [`MAX_STATE_BYTES`] of state, plus its envelope) imports again.
+pub const MAX_IMPORT_BYTES: usize = MAX_STATE_BYTES + (1 << 20);
+/// Largest DNS record content: 4096 bytes for TXT and SPF, 255 for
+/// other types (one DNS character-string).
+pub const MAX_DNS_TXT_BYTES: usize = 4096;
+/// Largest content of a DNS record other than TXT and SPF.
+pub const MAX_DNS_STRING_BYTES: usize = 255;
+/// Largest purge entry (a path or URL), in bytes.
+pub const MAX_PURGE_URL_BYTES: usize = 2048;
+/// Largest total of one purge request's entries, in bytes.
+pub const MAX_PURGE_BYTES: usize = 16 << 10;
 /// Largest accepted `size`: ids and addresses stay valid and unique up to
 /// it (see [`check_size`]).
 pub const MAX_SIZE: usize = 500_000;
@@ -447,8 +548,9 @@ pub struct SimConfig {
     pub time_scale: f64,
     /// Random fault injection and added latency.
     pub faults: FaultConfig,
-    /// Persist the state in this file: loaded at start when it exists,
-    /// saved atomically after every change.
+    /// Persist the state in this file (a snapshot) and `FILE.log` (its
+    /// change log): loaded at start when it exists, every write on disk
+    /// before it is answered. See "Persistence" in the crate docs.
     pub state_file: Option<std::path::PathBuf>,
     /// Largest accepted distance of a CDN timestamp from the CDN clock
     /// (default [`CDN_MAX_SKEW_SECS`]).
@@ -571,7 +673,8 @@ pub struct WriteRecord {
     pub sim_time: f64,
 }
 
-/// A running simulator. Dropping it shuts the server down gracefully in
+/// A running simulator. Dropping it saves the state file (a final
+/// snapshot, when there is one) and shuts the server down gracefully in
 /// the background; [`Sim::shutdown`] waits for that.
 pub struct Sim {
     inner: Arc<server::Inner>,
@@ -737,16 +840,16 @@ impl Sim {
     /// or size when given (the state, write log, fault rules and journal are
     /// cleared; credentials and the simulated clock are kept).
     pub fn reset(&self, seed: Option<u64>, size: Option<usize>) -> Result<(), SimError> {
-        control::do_reset(&self.inner, seed, size).map_err(SimError::Config)?;
-        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))
+        let v = control::do_reset(&self.inner, seed, size).map_err(SimError::Config)?;
+        changelog::wait(v).map_err(SimError::State)
     }
 
     /// As `POST /_sim/clock/advance`: move simulated time forward by `secs`
     /// (0 to [`MAX_ADVANCE_SECS`]); pending transitions complete in order.
     /// Answers the new simulated time.
     pub fn advance_clock(&self, secs: f64) -> Result<f64, SimError> {
-        let t = control::do_advance(&self.inner, secs).map_err(SimError::Config)?;
-        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))?;
+        let (t, v) = control::do_advance(&self.inner, secs).map_err(SimError::Config)?;
+        changelog::wait(v).map_err(SimError::State)?;
         Ok(t)
     }
 
@@ -795,10 +898,11 @@ impl Sim {
         persist::export(&self.inner)
     }
 
-    /// As `PUT /_sim/state`: replace the state by an exported one.
+    /// As `PUT /_sim/state`: replace the state by an exported one, after
+    /// checking it (the error names the JSON path of what is wrong).
     pub fn import_state(&self, doc: serde_json::Value) -> Result<(), SimError> {
-        persist::import(&self.inner, doc).map_err(SimError::Config)?;
-        persist::save(&self.inner).map_err(|e| SimError::State(e.to_string()))
+        let doc = persist::parse_value(doc).map_err(SimError::Config)?;
+        changelog::wait(persist::import(&self.inner, doc)).map_err(SimError::State)
     }
 
     /// Every operation as `METHOD /path` (the names of
@@ -826,6 +930,9 @@ impl Drop for Sim {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(true);
         }
+        // Save the state file now (a final snapshot): the runtime may end
+        // before the server's task does.
+        self.inner.log.close();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }

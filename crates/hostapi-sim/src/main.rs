@@ -108,10 +108,11 @@ struct Args {
     /// Latency added to every request, in milliseconds (at most 60000).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(..=hostapi_sim::MAX_LATENCY_MS))]
     latency_ms: u64,
-    /// Keep the state in FILE: loaded at start when it exists, saved
-    /// atomically (temporary file, then rename) after every change, so a
-    /// crash loses nothing that was answered. Simulated time and pending
-    /// transitions survive a restart.
+    /// Keep the state in FILE and its change log FILE.log (mode 0600):
+    /// loaded at start when it exists; every write is on disk before it is
+    /// answered, so a crash loses nothing that was answered. Simulated time
+    /// goes on while the simulator is stopped (wall time x time scale), so
+    /// pending transitions complete as they would have.
     #[arg(long, value_name = "FILE")]
     state: Option<std::path::PathBuf>,
     /// Largest accepted distance, in seconds, between a CDN timestamp and

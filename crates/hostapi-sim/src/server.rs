@@ -6,12 +6,11 @@
 //! response with [`DropMarker`], the hyper service returns an error and
 //! hyper closes the socket without writing a byte.
 
-use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -61,12 +60,10 @@ pub(crate) struct Inner {
     pub(crate) rules: Mutex<Rules>,
     /// The request journal.
     pub(crate) journal: Mutex<Journal>,
-    /// Set by every applied write; cleared when the state file is saved.
-    pub(crate) dirty: AtomicBool,
     /// Where the state is persisted, if anywhere.
     pub(crate) state_file: Option<std::path::PathBuf>,
-    /// Serialises saves of the state file.
-    pub(crate) save_lock: Mutex<()>,
+    /// The change log: commits writes and saves them.
+    pub(crate) log: crate::changelog::Log,
     /// Accepted distance of a CDN timestamp from the CDN clock, seconds.
     pub(crate) cdn_max_skew: i64,
     /// Check CDN timestamps against simulated time (else the wall clock).
@@ -192,9 +189,8 @@ pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
         corr_nonce: start_nonce(),
         rules: Mutex::new(Rules::default()),
         journal: Mutex::new(Journal::default()),
-        dirty: AtomicBool::new(false),
         state_file: cfg.state_file.clone(),
-        save_lock: Mutex::new(()),
+        log: crate::changelog::Log::new(cfg.state_file.clone()),
         cdn_max_skew: cfg.cdn_clock_skew_secs,
         cdn_clock_sim: cfg.cdn_clock_sim,
         control_token,
@@ -203,15 +199,18 @@ pub(crate) async fn start(cfg: SimConfig) -> Result<Sim, SimError> {
             .clone()
             .map(|script| Mutex::new(crate::replay::Replay::new(script))),
     });
-    let loaded = match &cfg.state_file {
-        Some(path) => crate::persist::load(&inner, path)?,
-        None => false,
-    };
-    if !loaded {
-        let ds = inner.dataset();
-        *lock(&inner.state) = inner.fresh_state(&ds);
-        if inner.state_file.is_some() {
-            crate::persist::save_now(&inner).map_err(|e| SimError::State(e.to_string()))?;
+    match &cfg.state_file {
+        Some(path) => {
+            let loaded = crate::persist::load(&inner, path)?;
+            inner
+                .log
+                .start(Arc::downgrade(&inner), loaded.log, loaded.snap_len);
+        }
+        None => {
+            let ds = inner.dataset();
+            let mut st = inner.fresh_state(&ds);
+            crate::change::rebase(&mut st);
+            *lock(&inner.state) = st;
         }
     }
     let bind_err = |source| SimError::Bind {
@@ -297,7 +296,7 @@ async fn serve(
     inner: Arc<Inner>,
     mut stop: watch::Receiver<bool>,
 ) {
-    let router = Router::new().fallback(entry).with_state(inner);
+    let router = Router::new().fallback(entry).with_state(inner.clone());
     let graceful = GracefulShutdown::new();
     loop {
         tokio::select! {
@@ -353,6 +352,8 @@ async fn serve(
             "requests still open at shutdown; closing their connections"
         );
     }
+    // Save everything as a snapshot and stop the state file's writer.
+    let _ = tokio::task::spawn_blocking(move || inner.log.close()).await;
     tracing::info!("simulator stopped");
 }
 
@@ -438,7 +439,7 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
     let style = style_of(&path);
     let secrets = [inner.api_key.as_str(), inner.cdn_secret.as_str()];
     let (jpath, jquery) = crate::journal::redact(&path, parts.uri.query(), &secrets);
-    let body = axum::body::to_bytes(body, 8 << 20).await;
+    let body = axum::body::to_bytes(body, crate::MAX_BODY_BYTES).await;
     let recorded = body
         .as_ref()
         .ok()
@@ -470,7 +471,10 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
         Err(_) => {
             let e = ApiError {
                 status: StatusCode::PAYLOAD_TOO_LARGE,
-                message: "request body too large or unreadable".into(),
+                message: format!(
+                    "the request body is larger than {} KiB, or unreadable",
+                    crate::MAX_BODY_BYTES >> 10
+                ),
                 field: None,
             };
             let (r, answer) = recorded_answer(
@@ -511,13 +515,7 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
     let ds = inner.dataset();
     // Name the operation first: fault rules are per operation.
     let named = {
-        let cx = Cx {
-            inner: &inner,
-            ds: ds.clone(),
-            probe: true,
-            now: inner.clock.now(),
-            op: Cell::new(""),
-        };
+        let cx = Cx::new(&inner, ds.clone(), true, inner.clock.now());
         crate::router::dispatch(&cx, &req);
         cx.op.get()
     };
@@ -574,16 +572,10 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
         }
     }
 
-    let (resp, op) = {
-        let cx = Cx {
-            inner: &inner,
-            ds,
-            probe: false,
-            now: inner.clock.now(),
-            op: Cell::new(""),
-        };
+    let (resp, op, commit, seen) = {
+        let cx = Cx::new(&inner, ds, false, inner.clock.now());
         let resp = crate::router::dispatch(&cx, &req);
-        (resp, cx.op.get())
+        (resp, cx.op.get(), cx.commit.take(), cx.seen.get())
     };
     tracing::debug!(method = %req.method, path = %req.raw_path, status = resp.status().as_u16(), op, "request");
     if !op.is_empty() {
@@ -591,15 +583,21 @@ async fn entry(AxState(inner): AxState<Arc<Inner>>, req: Request<Body>) -> Respo
             *s.operations.entry(op.to_string()).or_default() += 1
         });
     }
-    if inner.dirty.load(Ordering::Relaxed)
-        && let Err(e) = crate::persist::save(&inner)
-    {
-        tracing::error!(error = %e, "cannot save the state file");
-        let e = ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the simulator could not save its state file: {e}"),
-        );
-        return error::response(style, &e, &inner.correlation_id(), op);
+    // Answer only what is saved: a write once its change is on disk, a
+    // read once every write it saw is.
+    if let Err(unsaved) = inner.log.settle(commit, seen).await {
+        let e = match unsaved {
+            crate::changelog::Unsaved::Refused(msg) => ApiError::conflict(msg),
+            crate::changelog::Unsaved::Failed(msg) => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg)
+            }
+        };
+        let r = error::response(style, &e, &inner.correlation_id(), op);
+        let code = r.status().as_u16();
+        count(&inner, |s| *s.statuses.entry(code).or_default() += 1);
+        let (r, answer) = recorded_answer(r, &secrets).await;
+        journal(op, Some(code), None, answer);
+        return r;
     }
     let status = resp.status().as_u16();
     let (resp, answer) = recorded_answer(resp, &secrets).await;

@@ -3,7 +3,7 @@
 //! (private networks, CDN sub-customers, origins, purge jobs, ACL).
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::WriteRecord;
+use crate::tracked::Tracked;
 
 /// How many records of each kind the dataset has, derived from `size`.
 #[derive(Debug, Clone)]
@@ -95,6 +96,11 @@ impl Clock {
         *b + self.start.elapsed().as_secs_f64() * self.scale
     }
 
+    /// Move simulated time back by `secs` (undoing an advance).
+    pub(crate) fn rewind(&self, secs: f64) {
+        *lock(&self.base) -= secs.max(0.0);
+    }
+
     /// Make the simulated time `t` now (a state file's time).
     pub(crate) fn set(&self, t: f64) {
         *lock(&self.base) = t - self.start.elapsed().as_secs_f64() * self.scale;
@@ -111,7 +117,7 @@ pub(crate) fn wall_now() -> f64 {
 
 /// A state that changes over simulated time: each step holds until its
 /// deadline, then `then` holds for ever.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) struct Timeline {
     pub(crate) steps: Vec<(&'static str, f64)>,
     pub(crate) then: &'static str,
@@ -119,6 +125,7 @@ pub(crate) struct Timeline {
 
 /// A [`Timeline`] as stored in a state file (names not yet interned).
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct TimelineWire {
     steps: Vec<(String, f64)>,
     then: String,
@@ -166,7 +173,8 @@ impl Timeline {
 }
 
 /// Changes to one cloud virtual server.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct CloudOver {
     pub(crate) reference: Option<Option<String>>,
     pub(crate) power: Option<Timeline>,
@@ -174,7 +182,8 @@ pub(crate) struct CloudOver {
 }
 
 /// Changes to one v1 virtual server.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct V1VsOver {
     /// Running (true) or Stopped once `steps` are over.
     pub(crate) running: Option<bool>,
@@ -199,7 +208,8 @@ impl V1VsOver {
 }
 
 /// A DNS record.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct DnsRec {
     pub(crate) id: u64,
     pub(crate) host: String,
@@ -209,21 +219,24 @@ pub(crate) struct DnsRec {
 }
 
 /// Changes to one domain; its records are materialised on the first write.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct DomainOver {
     pub(crate) ttl: Option<i64>,
     pub(crate) records: Option<Vec<DnsRec>>,
 }
 
 /// A bare metal installation or rescue boot in progress (or finished).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct BmTask {
     pub(crate) rescue: bool,
     pub(crate) until: f64,
 }
 
 /// Changes to one bare metal server.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct BmOver {
     pub(crate) reference: Option<Option<String>>,
     pub(crate) switch_open: Option<bool>,
@@ -242,14 +255,16 @@ pub(crate) struct BmOver {
 }
 
 /// Changes to one IP address (bare metal, rack or v1 virtual server).
-#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct IpOver {
     pub(crate) reverse: Option<String>,
     pub(crate) null_routed: Option<bool>,
 }
 
 /// A member of a private network.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Member {
     pub(crate) bm: usize,
     pub(crate) added: f64,
@@ -271,7 +286,8 @@ impl Member {
 }
 
 /// A private network.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct PrivNet {
     pub(crate) id: u64,
     pub(crate) name: String,
@@ -281,7 +297,8 @@ pub(crate) struct PrivNet {
 }
 
 /// A CDN purge job.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct PurgeJob {
     pub(crate) zone: u64,
     pub(crate) urls: Vec<String>,
@@ -292,22 +309,24 @@ pub(crate) struct PurgeJob {
 /// hold it).
 pub(crate) const LONG_AGO: f64 = -1.0e15;
 
-/// Everything mutable.
+/// Everything mutable. The maps remember what changed since the last
+/// commit ([`Tracked`]), so the change log saves only that.
 #[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct State {
-    pub(crate) cloud: BTreeMap<usize, CloudOver>,
-    pub(crate) v1_vs: BTreeMap<usize, V1VsOver>,
-    pub(crate) domains: BTreeMap<usize, DomainOver>,
-    pub(crate) bare_metals: BTreeMap<usize, BmOver>,
-    pub(crate) ips: BTreeMap<String, IpOver>,
-    pub(crate) private_networks: BTreeMap<u64, PrivNet>,
+    pub(crate) cloud: Tracked<usize, CloudOver>,
+    pub(crate) v1_vs: Tracked<usize, V1VsOver>,
+    pub(crate) domains: Tracked<usize, DomainOver>,
+    pub(crate) bare_metals: Tracked<usize, BmOver>,
+    pub(crate) ips: Tracked<String, IpOver>,
+    pub(crate) private_networks: Tracked<u64, PrivNet>,
     pub(crate) next_private_network: u64,
     pub(crate) next_dns_record: u64,
-    pub(crate) sub_customers: BTreeMap<String, Value>,
+    pub(crate) sub_customers: Tracked<String, Value>,
     pub(crate) acl: Value,
-    pub(crate) origins: BTreeMap<u64, Value>,
+    pub(crate) origins: Tracked<u64, Value>,
     pub(crate) next_origin: u64,
-    pub(crate) purge_jobs: BTreeMap<u64, PurgeJob>,
+    pub(crate) purge_jobs: Tracked<u64, PurgeJob>,
     pub(crate) next_purge: u64,
     pub(crate) next_job: u64,
     /// The newest [`crate::WRITE_LOG_CAP`] applied writes, oldest first.
@@ -316,6 +335,9 @@ pub(crate) struct State {
     /// are dropped).
     #[serde(default)]
     pub(crate) write_seq: u64,
+    /// What the last commit saved (not part of the document).
+    #[serde(skip)]
+    pub(crate) base: crate::change::Base,
 }
 
 /// Per-request context: the simulator, the simulated time of the request
@@ -328,6 +350,30 @@ pub(crate) struct Cx<'a> {
     pub(crate) probe: bool,
     pub(crate) now: f64,
     pub(crate) op: Cell<&'static str>,
+    /// The commit of this request's write, if it wrote.
+    pub(crate) commit: Cell<Option<crate::changelog::Verdict>>,
+    /// The newest commit this request could see.
+    pub(crate) seen: Cell<u64>,
+}
+
+impl<'a> Cx<'a> {
+    /// A context for one request at simulated time `now`.
+    pub(crate) fn new(
+        inner: &'a crate::server::Inner,
+        ds: std::sync::Arc<Dataset>,
+        probe: bool,
+        now: f64,
+    ) -> Self {
+        Cx {
+            inner,
+            ds,
+            probe,
+            now,
+            op: Cell::new(""),
+            commit: Cell::new(None),
+            seen: Cell::new(0),
+        }
+    }
 }
 
 impl Cx<'_> {
@@ -345,25 +391,31 @@ impl Cx<'_> {
     }
 
     pub(crate) fn state(&self) -> MutexGuard<'_, State> {
-        lock(&self.inner.state)
+        let st = lock(&self.inner.state);
+        // Under the state lock: every commit this request can see.
+        self.seen.set(self.inner.log.assigned());
+        st
     }
 
-    /// Record an applied write in the write log.
+    /// Record an applied write in the write log and commit it: the request
+    /// is answered once the change is saved (or, when it cannot be, the
+    /// change is undone and the request answered with why).
     pub(crate) fn log(&self, st: &mut State, target: impl Into<String>) {
         st.write_seq += 1;
         let seq = st.write_seq;
-        if st.writes.len() >= crate::WRITE_LOG_CAP {
-            st.writes.pop_front();
+        if st.writes.len() >= crate::WRITE_LOG_CAP
+            && let Some(w) = st.writes.pop_front()
+        {
+            st.base.popped.push(w);
         }
-        self.inner
-            .dirty
-            .store(true, std::sync::atomic::Ordering::Relaxed);
         st.writes.push_back(WriteRecord {
             seq,
             operation: self.op.get().to_string(),
             target: target.into(),
             sim_time: self.now,
         });
+        self.commit
+            .set(Some(self.inner.log.commit(st, self.now, 0.0)));
     }
 }
 

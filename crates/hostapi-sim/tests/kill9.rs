@@ -1,4 +1,6 @@
-//! `--state FILE` survives `kill -9`: every answered write is on disk.
+//! `--state FILE` survives `kill -9`: every answered write is on disk (in
+//! the change log, until a snapshot takes it in), and simulated time goes
+//! on from where the killed process left it.
 
 mod common;
 
@@ -15,9 +17,14 @@ struct Proc {
 }
 
 fn spawn(file: &std::path::Path) -> Proc {
+    spawn_with(file, &[])
+}
+
+fn spawn_with(file: &std::path::Path, extra: &[&str]) -> Proc {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hostapi-sim"))
         .args(["--seed", "4", "--state"])
         .arg(file)
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -83,6 +90,130 @@ async fn kill_9_loses_nothing_that_was_answered() {
         .await
         .unwrap();
     assert_eq!(s["installationStatus"]["description"], "Installing");
+    q.child.kill().unwrap();
+    q.child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The records of acme-1.com: id → content.
+async fn records(http: &reqwest::Client, p: &Proc) -> std::collections::HashMap<u64, String> {
+    let v: Value = http
+        .get(format!("{}/v1/domains/acme-1.com/dnsRecords", p.base))
+        .header("X-Svc-Auth", &p.key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    v["dnsRecords"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let r = &r["dnsRecord"];
+            let id = r["id"]
+                .as_u64()
+                .or_else(|| r["id"].as_str().and_then(|s| s.parse().ok()))
+                .unwrap();
+            (id, r["content"].as_str().unwrap_or_default().to_string())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn kill_9_during_bursts_of_concurrent_writes_loses_nothing_answered() {
+    let dir = std::env::temp_dir().join(format!("hostapi-sim-kill9-burst-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("state.json");
+    let http = client();
+    let mut answered: Vec<(u64, String)> = Vec::new();
+    for round in 0..6u64 {
+        let mut p = spawn(&file);
+        let mut tasks = Vec::new();
+        for k in 0..150 {
+            let (http, base, key) = (http.clone(), p.base.clone(), p.key.clone());
+            tasks.push(tokio::spawn(async move {
+                let content = format!("r{round}-{k}");
+                let r = http
+                    .post(format!("{base}/v1/domains/acme-1.com/dnsRecords"))
+                    .header("X-Svc-Auth", &key)
+                    .form(&[
+                        ("host", "acme-1.com"),
+                        ("type", "TXT"),
+                        ("content", &content),
+                    ])
+                    .send()
+                    .await
+                    .ok()?;
+                if r.status() != 200 {
+                    return None;
+                }
+                let v: Value = r.json().await.ok()?;
+                Some((v["dnsRecord"]["id"].as_u64()?, content))
+            }));
+        }
+        // Kill at a different point of each burst.
+        tokio::time::sleep(std::time::Duration::from_millis(30 + round * 90)).await;
+        p.child.kill().unwrap(); // SIGKILL
+        p.child.wait().unwrap();
+        for t in tasks {
+            if let Ok(Some(w)) = t.await {
+                answered.push(w);
+            }
+        }
+        let mut q = spawn(&file);
+        let have = records(&http, &q).await;
+        for (id, content) in &answered {
+            assert_eq!(
+                have.get(id),
+                Some(content),
+                "round {round}: record {id} lost"
+            );
+        }
+        eprintln!(
+            "round {round}: {} answered writes so far, all kept",
+            answered.len()
+        );
+        q.child.kill().unwrap();
+        q.child.wait().unwrap();
+    }
+    assert!(!answered.is_empty(), "some writes were answered");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn simulated_time_goes_on_after_kill_9() {
+    let dir = std::env::temp_dir().join(format!("hostapi-sim-kill9-time-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("state.json");
+    let http = client();
+    // An install takes 300 simulated seconds: 0.6 s at this scale.
+    let mut p = spawn_with(&file, &["--time-scale", "500"]);
+    let r = http
+        .post(format!("{}/v1/bareMetals/20002/install", p.base))
+        .header("X-Svc-Auth", &p.key)
+        .form(&[("osId", "201")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    p.child.kill().unwrap();
+    p.child.wait().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let mut q = spawn_with(&file, &["--time-scale", "500"]);
+    let s: Value = http
+        .get(format!("{}/v1/bareMetals/20002/installationStatus", q.base))
+        .header("X-Svc-Auth", &q.key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(s["installationStatus"]["description"], "Normal", "{s}");
     q.child.kill().unwrap();
     q.child.wait().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();

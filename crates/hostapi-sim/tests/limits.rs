@@ -23,6 +23,7 @@ async fn creating_past_the_cap_is_409_and_purge_history_drops_the_oldest() {
         })
         .collect();
     doc["state"]["private_networks"] = Value::Object(nets);
+    doc["state"]["next_private_network"] = json!(1000 + hostapi_sim::MAX_CREATED as u64);
     let jobs: serde_json::Map<String, Value> = (0..hostapi_sim::PURGE_HISTORY_CAP as u64)
         .map(|k| {
             (

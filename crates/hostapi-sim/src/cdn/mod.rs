@@ -279,6 +279,7 @@ fn purge(cx: &Cx<'_>, req: &Req, c: &str, zone: &str) -> Result<Response, ApiErr
     if list[0] == "*" {
         list.truncate(1);
     }
+    check_purge_urls(&list).map_err(|e| ApiError::bad_field("urls", &e))?;
     let mut st = cx.state();
     let id = st.next_purge;
     st.next_purge += 1;
@@ -421,6 +422,11 @@ fn put_sub(cx: &Cx<'_>, req: &Req, c: &str, sub: &str) -> Result<Response, ApiEr
     let quota = int_field(&form, "ftp_quota", 0, 1 << 40)?;
     let company = form.get("companyName").map(str::to_string);
     let notes = form.get("notes").map(str::to_string);
+    for (f, v) in [("companyName", &company), ("notes", &notes)] {
+        if v.as_ref().is_some_and(|v| v.chars().count() > 1024) {
+            return Err(ApiError::bad_field(f, "must be at most 1024 characters"));
+        }
+    }
     let mut st = cx.state();
     if !st.sub_customers.contains_key(sub) {
         crate::state::check_room(st.sub_customers.len(), "sub-customers")?;
@@ -449,6 +455,63 @@ fn put_sub(cx: &Cx<'_>, req: &Req, c: &str, sub: &str) -> Result<Response, ApiEr
     let v = entry.clone();
     cx.log(&mut st, format!("subCustomer {sub}"));
     Ok(subs_answer(c, vec![v]))
+}
+
+/// Check a stored ACL (a state document's `acl`): every section and
+/// permission, each a boolean. The error starts with the path below `acl`.
+pub(crate) fn check_stored_acl(v: &Value) -> Result<(), String> {
+    let obj = v
+        .as_object()
+        .ok_or(": must be an object of sections".to_string())?;
+    for (section, perms) in ACL_SECTIONS {
+        let p = obj
+            .get(*section)
+            .and_then(Value::as_object)
+            .ok_or(format!(".{section}: required, an object of permissions"))?;
+        for perm in *perms {
+            if !p.get(*perm).is_some_and(Value::is_boolean) {
+                return Err(format!(".{section}.{perm}: required, a boolean"));
+            }
+        }
+        if let Some(k) = p.keys().find(|k| !perms.contains(&k.as_str())) {
+            return Err(format!(".{section}.{k}: unknown permission"));
+        }
+    }
+    if let Some(k) = obj
+        .keys()
+        .find(|k| !ACL_SECTIONS.iter().any(|(s, _)| s == k))
+    {
+        return Err(format!(".{k}: unknown section"));
+    }
+    Ok(())
+}
+
+/// Check a purge job's entries against the caps: 1 to 500 entries, each
+/// at most [`crate::MAX_PURGE_URL_BYTES`], all together at most
+/// [`crate::MAX_PURGE_BYTES`].
+pub(crate) fn check_purge_urls(urls: &[String]) -> Result<(), String> {
+    if urls.is_empty() || urls.len() > MAX_PURGE_URLS {
+        return Err(format!("1 to {MAX_PURGE_URLS} entries, got {}", urls.len()));
+    }
+    if let Some((k, u)) = urls
+        .iter()
+        .enumerate()
+        .find(|(_, u)| u.len() > crate::MAX_PURGE_URL_BYTES)
+    {
+        return Err(format!(
+            "entry {k} is {} bytes, more than {}",
+            u.len(),
+            crate::MAX_PURGE_URL_BYTES
+        ));
+    }
+    let total: usize = urls.iter().map(String::len).sum();
+    if total > crate::MAX_PURGE_BYTES {
+        return Err(format!(
+            "{total} bytes in all, more than {}",
+            crate::MAX_PURGE_BYTES
+        ));
+    }
+    Ok(())
 }
 
 fn parse_acl(text: &str) -> Result<Value, ApiError> {

@@ -123,6 +123,20 @@ pub(crate) fn validate_record(
     if !DNS_TYPES.contains(&t.as_str()) {
         return Err(ApiError::bad_field("type", "unsupported record type"));
     }
+    let max = if t == "TXT" || t == "SPF" {
+        crate::MAX_DNS_TXT_BYTES
+    } else {
+        crate::MAX_DNS_STRING_BYTES
+    };
+    if content.len() > max {
+        return Err(ApiError::bad_field(
+            content_field,
+            &format!(
+                "at most {max} bytes for a {t} record, got {}",
+                content.len()
+            ),
+        ));
+    }
     let content_ok = match t.as_str() {
         "A" => util::is_ipv4(content),
         "AAAA" => util::is_ipv6(content),

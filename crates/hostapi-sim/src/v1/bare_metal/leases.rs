@@ -122,6 +122,12 @@ pub(crate) fn create_lease(cx: &Cx<'_>, req: &Req, id: &str) -> Result<Response,
     let bm = bm_facts(cx.ds(), i);
     let form = req.form()?;
     let boot_file = form.required("bootFileName")?;
+    if boot_file.len() > 2048 {
+        return Err(ApiError::bad_field(
+            "bootFileName",
+            "must be at most 2048 bytes",
+        ));
+    }
     if boot_file.chars().any(char::is_whitespace) {
         return Err(ApiError::bad_field(
             "bootFileName",
