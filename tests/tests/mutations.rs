@@ -19,112 +19,8 @@
 //! The counts are printed (`cargo test --test mutations -- --nocapture`).
 
 use hostapi::internal::{Mode, decode};
+use hostapi_tests::SAMPLE_ANSWERS;
 use serde_json::Value;
-
-/// Each sample and the operation whose answer it is.
-const SAMPLES: &[(&str, &str)] = &[
-    (
-        "bare-metal/bandwidth.json",
-        "infra.getBareMetalBandwidthUsage",
-    ),
-    (
-        "bare-metal/datatraffic.json",
-        "infra.getBareMetalDataTrafficUsage",
-    ),
-    ("bare-metal/detail.json", "infra.getBareMetal"),
-    ("bare-metal/detail_string_id.json", "infra.getBareMetal"),
-    (
-        "bare-metal/installation_status.json",
-        "infra.getBareMetalInstallationStatus",
-    ),
-    ("bare-metal/ip.json", "infra.getBareMetalIp"),
-    ("bare-metal/ips.json", "infra.listBareMetalIps"),
-    ("bare-metal/lease.json", "infra.getBareMetalLease"),
-    ("bare-metal/leases.json", "infra.listBareMetalLeases"),
-    ("bare-metal/leases_bare.json", "infra.listBareMetalLeases"),
-    ("bare-metal/list.json", "infra.listBareMetals"),
-    (
-        "bare-metal/network_usage.json",
-        "infra.getBareMetalNetworkUsage",
-    ),
-    (
-        "bare-metal/power_status.json",
-        "infra.getBareMetalPowerStatus",
-    ),
-    (
-        "bare-metal/root_password.json",
-        "infra.getBareMetalRootPassword",
-    ),
-    (
-        "bare-metal/switch_port.json",
-        "infra.getBareMetalSwitchPort",
-    ),
-    ("cdn/acl.json", "cdn.getAcl"),
-    ("cdn/customer.json", "cdn.getCustomer"),
-    ("cdn/origin_succes.json", "cdn.getOrigin"),
-    ("cdn/origin_success.json", "cdn.getOrigin"),
-    ("cdn/origins.json", "cdn.listOrigins"),
-    ("cdn/purge_status.json", "cdn.getPurgeJob"),
-    ("cdn/sub_customers.json", "cdn.getSubCustomer"),
-    ("cloud/credential.json", "cloud.getVirtualServerCredential"),
-    (
-        "cloud/credentials.json",
-        "cloud.listVirtualServerCredentials",
-    ),
-    (
-        "cloud/datatraffic.json",
-        "cloud.getVirtualServerDatatrafficMetrics",
-    ),
-    ("cloud/job.json", "cloud.powerOnVirtualServer"),
-    ("cloud/private_clouds.json", "cloud.listPrivateClouds"),
-    ("cloud/virtual_server.json", "cloud.getVirtualServer"),
-    ("cloud/virtual_servers.json", "cloud.listVirtualServers"),
-    ("infra-rest/control_panels.json", "infra.listControlPanels"),
-    ("infra-rest/dns_records.json", "infra.listDnsRecords"),
-    ("infra-rest/domains.json", "infra.listDomains"),
-    (
-        "infra-rest/operating_systems.json",
-        "infra.listOperatingSystems",
-    ),
-    (
-        "infra-rest/partition_schema.json",
-        "infra.getPartitionSchema",
-    ),
-    ("infra-rest/private_network.json", "infra.getPrivateNetwork"),
-    (
-        "infra-rest/private_networks.json",
-        "infra.listPrivateNetworks",
-    ),
-    ("infra-rest/private_rack.json", "infra.getPrivateRack"),
-    ("infra-rest/private_rack_ip.json", "infra.getPrivateRackIp"),
-    (
-        "infra-rest/private_rack_ips.json",
-        "infra.listPrivateRackIps",
-    ),
-    ("infra-rest/private_racks.json", "infra.listPrivateRacks"),
-    ("infra-rest/rescue_images.json", "infra.listRescueImages"),
-    ("infra-rest/services.json", "infra.listServices"),
-    (
-        "infra-rest/private_rack_network_usage.json",
-        "infra.getPrivateRackNetworkUsage",
-    ),
-    ("infra/virtual_servers.json", "infra.listVirtualServers"),
-    ("docs/v1_virtual_server.json", "infra.getVirtualServer"),
-    ("docs/v1_async_job.json", "infra.powerOnVirtualServer"),
-    ("docs/domain.json", "infra.getDomain"),
-    ("docs/dns_record.json", "infra.getDnsRecord"),
-    ("docs/operating_system.json", "infra.getOperatingSystem"),
-    ("docs/control_panel.json", "infra.getControlPanel"),
-    (
-        "docs/private_network_created.json",
-        "infra.createPrivateNetwork",
-    ),
-    (
-        "docs/private_network_deleted.json",
-        "infra.deletePrivateNetwork",
-    ),
-    ("docs/purge_job.json", "cdn.purgeZoneContent"),
-];
 
 /// Answers the facade returns uninterpreted (the documents do not describe them): a
 /// flip there is kept as sent, never "read the same".
@@ -185,7 +81,7 @@ struct Counts {
 #[test]
 fn every_spelling_of_every_sample_reads() {
     let mut counts = Counts::default();
-    for (file, operation) in SAMPLES {
+    for (file, operation) in SAMPLE_ANSWERS {
         let text = hostapi_tests::fixture(file);
         let original: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
         let baseline = read(operation, &original)
@@ -321,7 +217,7 @@ fn every_spelling_of_every_sample_reads() {
 
 fn report(counts: &Counts) {
     let flips = counts.flips_identical + counts.flips_kept.len() + counts.flips_different.len();
-    println!("mutation suite ({} samples):", SAMPLES.len());
+    println!("mutation suite ({} samples):", SAMPLE_ANSWERS.len());
     println!(
         "  type flips:        {flips} ({} identical, {} kept as sent in uninterpreted fields, {} different)",
         counts.flips_identical,
