@@ -13,7 +13,6 @@ use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::values::mac;
 use crate::model::{BareMetalId, Extra, MacAddress};
-use crate::paging::Page;
 use crate::read::Records;
 use crate::read::shapes::{list_metadata, list_under};
 use crate::read::{Cx, FieldError, Fields, Json};
@@ -125,14 +124,7 @@ impl BareMetalLeases {
                             }
                         })
                         .await?;
-                    let mut total_count = None;
-                    let listing =
-                        answer.list(|cx, body| leases(cx, body, &mut total_count), lease)?;
-                    Ok(Page {
-                        listing,
-                        total_count,
-                        call: answer.call,
-                    })
+                    answer.page(leases, lease)
                 }
                 .boxed()
             },

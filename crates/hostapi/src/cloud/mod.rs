@@ -21,7 +21,6 @@ use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{CloudServerId, Job, Username};
 use crate::outcome::Confirmation;
-use crate::paging::Page;
 use crate::wait::{Poll, WaitOptions, poll_until};
 use crate::{Client, Error};
 
@@ -76,16 +75,10 @@ impl CloudServers {
                                 .request()
                         })
                         .await?;
-                    let mut total_count = None;
-                    let listing = answer.list(
-                        |cx, body| read::page(cx, body, "virtualServers", &mut total_count),
+                    answer.page(
+                        |cx, body, total| read::page(cx, body, "virtualServers", total),
                         read::server,
-                    )?;
-                    Ok(Page {
-                        listing,
-                        total_count,
-                        call: answer.call,
-                    })
+                    )
                 }
                 .boxed()
             },
@@ -355,16 +348,10 @@ impl Credentials {
                                 .request()
                         })
                         .await?;
-                    let mut total_count = None;
-                    let listing = answer.list(
-                        |cx, body| read::page(cx, body, "credentials", &mut total_count),
+                    answer.page(
+                        |cx, body, total| read::page(cx, body, "credentials", total),
                         read::credential(&asked),
-                    )?;
-                    Ok(Page {
-                        listing,
-                        total_count,
-                        call: answer.call,
-                    })
+                    )
                 }
                 .boxed()
             },

@@ -6,7 +6,6 @@ use super::{PrivateCloud, read};
 use crate::Client;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
-use crate::paging::Page;
 
 impl Client {
     /// The private clouds of the cloud v2 interface (`/cloud/v2/privateClouds`).
@@ -51,16 +50,10 @@ impl PrivateClouds {
                             }
                         })
                         .await?;
-                    let mut total_count = None;
-                    let listing = answer.list(
-                        |cx, body| read::page(cx, body, "privateClouds", &mut total_count),
+                    answer.page(
+                        |cx, body, total| read::page(cx, body, "privateClouds", total),
                         read::private_cloud,
-                    )?;
-                    Ok(Page {
-                        listing,
-                        total_count,
-                        call: answer.call,
-                    })
+                    )
                 }
                 .boxed()
             },

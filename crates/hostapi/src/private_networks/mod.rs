@@ -11,7 +11,6 @@ use futures::FutureExt;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{BareMetalId, PrivateNetworkId};
-use crate::paging::Page;
 use crate::wait::{Poll, WaitOptions, poll_until};
 use crate::{Client, Error, validate};
 
@@ -81,16 +80,7 @@ impl PrivateNetworks {
                             }
                         })
                         .await?;
-                    let mut total_count = None;
-                    let listing = answer.list(
-                        |cx, body| read::networks(cx, body, &mut total_count),
-                        read::list_item,
-                    )?;
-                    Ok(Page {
-                        listing,
-                        total_count,
-                        call: answer.call,
-                    })
+                    answer.page(read::networks, read::list_item)
                 }
                 .boxed()
             },

@@ -493,6 +493,29 @@ impl Answer {
         self.settle(self.reading().list(&self.body, items, read))
     }
 
+    /// Reads the body as one page of a paged list: `items` finds the records and notes
+    /// the answer's `totalCount` in its third argument (see [`crate::paging`]).
+    pub(crate) fn page<T>(
+        self,
+        items: impl for<'a> FnOnce(
+            &mut crate::read::Cx,
+            crate::read::Json<'a>,
+            &mut Option<u64>,
+        ) -> Result<crate::read::Records<'a>, crate::read::FieldError>,
+        read: impl for<'a> FnMut(
+            &mut crate::read::Cx,
+            crate::read::Json<'a>,
+        ) -> Result<T, crate::read::FieldError>,
+    ) -> Result<crate::paging::Page<T>, Error> {
+        let mut total_count = None;
+        let listing = self.list(|cx, body| items(cx, body, &mut total_count), read)?;
+        Ok(crate::paging::Page {
+            listing,
+            total_count,
+            call: self.call,
+        })
+    }
+
     /// Reads the body as the list under the member `key` of the answer object (see
     /// [`Reading::list_at`]).
     pub(crate) fn list_at<T>(
