@@ -1,15 +1,16 @@
-//! Configuration as code (`hostapi::sync`): export, plan and apply of a domain's DNS
+//! Configuration as code (`hostapi-sync`): export, plan and apply of a domain's DNS
 //! records and of the CDN's origins and ACL, against the simulator at several seeds.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use hostapi::{
-    ApplyOptions, CdnConfig, Client, DnsEntry, DnsPlanOptions, DnsRecordType, DnsZone, DomainName,
-    FileFormat, NewDnsRecord, Outcome, SyncError, plan_dns,
-};
+use hostapi::{Client, DnsRecordType, DomainName, NewDnsRecord};
 use hostapi_sim::{FaultConfig, FaultKind, FaultWeights, Sim, SimConfig};
+use hostapi_sync::{
+    ApplyOptions, CdnConfig, DnsEntry, DnsPlanOptions, DnsZone, FileFormat, Outcome, SyncError,
+    plan_dns,
+};
 
 const SEEDS: [u64; 3] = [1, 7, 42];
 const FORMATS: [FileFormat; 3] = [FileFormat::Bind, FileFormat::Yaml, FileFormat::Toml];
@@ -58,7 +59,7 @@ async fn export_then_plan_is_empty_for_every_domain_seed_and_format() {
         let (sim, client) = start(SimConfig::default().with_seed(seed)).await;
         let domains = client.domains().list().await.expect("domains");
         for domain in domains.iter().map(|d| d.name.clone()) {
-            let sync = client.dns_sync(&domain);
+            let sync = hostapi_sync::DnsSync::new(&client, &domain);
             let current = sync.export().await.expect("export");
             assert!(!current.records.is_empty());
             for format in FORMATS {
@@ -94,7 +95,7 @@ async fn edit_plans_exactly_the_edit_and_a_second_plan_is_empty() {
         let (sim, client) = start(SimConfig::default().with_seed(seed)).await;
         let domains = editable_domains(&client).await;
         for (format, domain) in FORMATS.iter().zip(domains.iter().cycle()) {
-            let sync = client.dns_sync(domain);
+            let sync = hostapi_sync::DnsSync::new(&client, domain);
             let current = sync.export().await.expect("export");
             let mut desired = through_file(&current, *format);
             // Edit: a new record, a changed address, and the TTL.
@@ -179,7 +180,7 @@ fn every_type(domain: &DomainName) -> DnsZone {
 async fn every_record_type_round_trips_through_apply_and_every_format() {
     let (sim, client) = start(SimConfig::default().with_seed(3)).await;
     let domain = editable_domains(&client).await.remove(1);
-    let sync = client.dns_sync(&domain);
+    let sync = hostapi_sync::DnsSync::new(&client, &domain);
     let desired = every_type(&domain);
     for format in FORMATS {
         let read = through_file(&desired, format);
@@ -259,7 +260,7 @@ fn unknown_types_are_kept_in_every_format_they_fit() {
 async fn records_only_on_the_service_are_kept_unless_pruned() {
     let (sim, client) = start(SimConfig::default().with_seed(7)).await;
     let domain = editable_domains(&client).await.remove(0);
-    let sync = client.dns_sync(&domain);
+    let sync = hostapi_sync::DnsSync::new(&client, &domain);
     let current = sync.export().await.expect("export");
     let mut desired = DnsZone::new(domain.clone());
     desired.records = vec![DnsEntry::new(
@@ -298,7 +299,7 @@ async fn records_only_on_the_service_are_kept_unless_pruned() {
 async fn a_dry_run_sends_no_write() {
     let (sim, client) = start(SimConfig::default().with_seed(1)).await;
     let domain = editable_domains(&client).await.remove(0);
-    let sync = client.dns_sync(&domain);
+    let sync = hostapi_sync::DnsSync::new(&client, &domain);
     let desired = every_type(&domain);
     let plan = sync
         .plan(&desired, DnsPlanOptions::default().prune(true))
@@ -325,7 +326,7 @@ async fn a_dry_run_sends_no_write() {
 async fn a_plan_is_refused_when_the_state_changed_under_it_unless_forced() {
     let (sim, client) = start(SimConfig::default().with_seed(42)).await;
     let domain = editable_domains(&client).await.remove(0);
-    let sync = client.dns_sync(&domain);
+    let sync = hostapi_sync::DnsSync::new(&client, &domain);
     let desired = every_type(&domain);
     let plan = sync
         .plan(&desired, DnsPlanOptions::default().prune(true))
@@ -394,7 +395,7 @@ async fn a_partial_failure_is_reported_per_change_and_truthfully() {
         };
         let (sim, client) = start(SimConfig::default().with_seed(seed).with_faults(faults)).await;
         let domain = editable_domains(&client).await.remove(0);
-        let sync = client.dns_sync(&domain);
+        let sync = hostapi_sync::DnsSync::new(&client, &domain);
         let mut desired = DnsZone::new(domain.clone());
         desired.records = (0..30)
             .map(|i| {
@@ -442,7 +443,7 @@ async fn a_partial_failure_is_reported_per_change_and_truthfully() {
 async fn a_thousand_records_apply_with_bounded_concurrency_and_the_second_apply_writes_nothing() {
     let (sim, client) = start(SimConfig::default().with_seed(5)).await;
     let domain = editable_domains(&client).await.remove(0);
-    let sync = client.dns_sync(&domain);
+    let sync = hostapi_sync::DnsSync::new(&client, &domain);
     // Empty the domain first.
     let empty = sync
         .plan(
@@ -514,7 +515,7 @@ async fn a_thousand_records_apply_with_bounded_concurrency_and_the_second_apply_
 async fn the_cdn_round_trips_at_several_seeds() {
     for seed in SEEDS {
         let (sim, client) = start(SimConfig::default().with_seed(seed)).await;
-        let sync = client.cdn_sync();
+        let sync = hostapi_sync::CdnSync::new(&client);
         let current = sync.current().await.expect("current");
         assert!(!current.origins.is_empty());
         for format in [FileFormat::Yaml, FileFormat::Toml] {
@@ -529,7 +530,7 @@ async fn the_cdn_round_trips_at_several_seeds() {
             edited = edited.replacen(&first_url, "https://edited.example.com", 1);
             let desired = CdnConfig::from_text(&edited, "cdn", format).expect("reads");
             let mut desired = desired;
-            desired.origins.push(hostapi::OriginConfig::new(
+            desired.origins.push(hostapi_sync::OriginConfig::new(
                 format!("new-{}", format.name()),
                 "https://new.example.com",
             ));

@@ -420,13 +420,13 @@ fn secret_flag(
         return Ok((None, flag));
     };
     let read = if file == Path::new("-") {
-        hostapi::read_text(
+        hostapi_sync::read_text(
             std::io::stdin().lock(),
             "standard input",
             MAX_SECRET_FILE_BYTES,
         )
     } else {
-        hostapi::read_text_file(file, MAX_SECRET_FILE_BYTES)
+        hostapi_sync::read_text_file(file, MAX_SECRET_FILE_BYTES)
     };
     let text = read.map_err(|e| Failure::usage(format!("{file_flag}: {e}")))?;
     // The file's last line ending is not part of the secret.
@@ -448,7 +448,7 @@ const MAX_SECRET_FILE_BYTES: u64 = 64 * 1024;
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 fn read(path: &Path) -> Result<ConfigFile, Failure> {
-    let text = hostapi::read_text_file(path, MAX_CONFIG_BYTES)
+    let text = hostapi_sync::read_text_file(path, MAX_CONFIG_BYTES)
         .map_err(|e| Failure::usage(format!("cannot read config file {e}")))?;
     toml::from_str(&text).map_err(|e| {
         // toml's message may quote the offending value, which may be a secret: keep

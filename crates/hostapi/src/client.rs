@@ -468,8 +468,8 @@ impl Client {
     /// `text` with the configured API key and CDN secret (as given and
     /// percent-encoded) and anything shaped like a CDN signature replaced by
     /// [`REDACTED`](crate::REDACTED): what the client does to every message it makes
-    /// from an answer, for messages made elsewhere (a configuration file's
-    /// [`FileError`](crate::FileError), whose file may hold the credentials).
+    /// from an answer, for messages made elsewhere (a configuration file's error in
+    /// `hostapi-sync`, whose file may hold the credentials).
     pub fn scrub_secrets(&self, text: &str) -> String {
         self.inner.transport.scrub.scrub(text)
     }

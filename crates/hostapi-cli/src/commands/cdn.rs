@@ -436,13 +436,13 @@ impl OriginKind {
 }
 
 /// Reads a JSON file, or standard input for `-`: a regular file (or the input) of at
-/// most [`hostapi::DEFAULT_MAX_FILE_BYTES`].
+/// most [`hostapi_sync::DEFAULT_MAX_FILE_BYTES`].
 fn read_json(client: &hostapi::Client, path: &std::path::Path) -> Result<Value, Failure> {
-    let max = hostapi::DEFAULT_MAX_FILE_BYTES;
+    let max = hostapi_sync::DEFAULT_MAX_FILE_BYTES;
     let text = if path == std::path::Path::new("-") {
-        hostapi::read_text(std::io::stdin().lock(), "standard input", max)
+        hostapi_sync::read_text(std::io::stdin().lock(), "standard input", max)
     } else {
-        hostapi::read_text_file(path, max)
+        hostapi_sync::read_text_file(path, max)
     }
     .map_err(|e| Failure::usage(client.scrub_secrets(&e.to_string())))?;
     // serde_json's message names the line and column, and quotes nothing of the text.

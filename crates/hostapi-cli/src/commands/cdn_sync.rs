@@ -1,10 +1,10 @@
 //! `hostapi cdn export|plan|apply`: the CDN's origins and access control list as code
-//! (the SDK's `hostapi::sync`).
+//! (the SDK's `hostapi-sync`).
 
 use std::path::PathBuf;
 
 use clap::Args;
-use hostapi::{CdnConfig, FileFormat};
+use hostapi_sync::{CdnConfig, FileFormat};
 
 use super::Context;
 use super::dns_sync::{
@@ -49,7 +49,7 @@ fn read(context: &Context, args: &PlanArgs) -> Result<CdnConfig, Failure> {
         .map_err(|e| file_failure(&context.client, e))
 }
 
-fn summary(plan: &hostapi::CdnPlan) {
+fn summary(plan: &hostapi_sync::CdnPlan) {
     if plan.is_empty() {
         eprintln!("the CDN is in sync: nothing to do");
     } else {
@@ -68,9 +68,7 @@ fn summary(plan: &hostapi::CdnPlan) {
 }
 
 pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Failure> {
-    let config = context
-        .client
-        .cdn_sync()
+    let config = hostapi_sync::CdnSync::new(&context.client)
         .current()
         .await
         .map_err(Failure::from)?;
@@ -86,9 +84,7 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
 
 pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failure> {
     let desired = read(context, &args)?;
-    let plan = context
-        .client
-        .cdn_sync()
+    let plan = hostapi_sync::CdnSync::new(&context.client)
         .plan(&desired)
         .await
         .map_err(sync_failure)?;
@@ -105,7 +101,7 @@ pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failur
 pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Failure> {
     let ApplyArgs { plan: args, apply } = args;
     let desired = read(context, &args)?;
-    let sync = context.client.cdn_sync();
+    let sync = hostapi_sync::CdnSync::new(&context.client);
     let plan = sync.plan(&desired).await.map_err(sync_failure)?;
     print_diff(
         &context.printer,

@@ -1,13 +1,14 @@
 //! `hostapi dns export|plan|apply`: a domain's DNS records as code (the SDK's
-//! `hostapi::sync`). Also the helpers `cdn export|plan|apply` share.
+//! `hostapi-sync`). Also the helpers `cdn export|plan|apply` share.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use hostapi::{
-    Action, ApplyOptions, ApplyReport, DnsPlanOptions, DnsZone, DomainName, FileError, FileFormat,
-    Outcome, SyncError,
+use hostapi::DomainName;
+use hostapi_sync::{
+    Action, ApplyOptions, ApplyReport, DnsPlanOptions, DnsZone, FileError, FileFormat, Outcome,
+    SyncError,
 };
 
 use super::{Context, parse_id};
@@ -269,9 +270,7 @@ fn options(args: &PlanArgs) -> DnsPlanOptions {
 }
 
 pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Failure> {
-    let zone = context
-        .client
-        .dns_sync(&args.domain)
+    let zone = hostapi_sync::DnsSync::new(&context.client, &args.domain)
         .export()
         .await
         .map_err(Failure::from)?;
@@ -293,9 +292,7 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
 
 pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failure> {
     let desired = read(context, &args)?;
-    let plan = context
-        .client
-        .dns_sync(&args.domain)
+    let plan = hostapi_sync::DnsSync::new(&context.client, &args.domain)
         .plan(&desired, options(&args))
         .await
         .map_err(sync_failure)?;
@@ -309,7 +306,7 @@ pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failur
     Ok(())
 }
 
-fn summary(plan: &hostapi::DnsPlan) {
+fn summary(plan: &hostapi_sync::DnsPlan) {
     if plan.is_empty() {
         eprintln!("{} is in sync: nothing to do", plan.domain());
     } else {
@@ -336,7 +333,7 @@ fn summary(plan: &hostapi::DnsPlan) {
 pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Failure> {
     let ApplyArgs { plan: args, apply } = args;
     let desired = read(context, &args)?;
-    let sync = context.client.dns_sync(&args.domain);
+    let sync = hostapi_sync::DnsSync::new(&context.client, &args.domain);
     let plan = sync
         .plan(&desired, options(&args))
         .await

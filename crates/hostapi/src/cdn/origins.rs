@@ -235,7 +235,8 @@ impl OriginUpdate {
 
     origin_setters!();
 
-    pub(crate) fn is_empty(&self) -> bool {
+    /// Whether the update changes nothing (every field left as it is).
+    pub fn is_empty(&self) -> bool {
         self == &Self::default()
     }
 }

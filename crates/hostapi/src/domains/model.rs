@@ -143,6 +143,12 @@ pub struct NewDnsRecord {
 }
 
 impl NewDnsRecord {
+    /// Checks the record as it would be sent (the rules of
+    /// [`DnsRecords::create`](crate::DnsRecords::create)), without sending it.
+    pub fn validate(&self) -> Result<(), Error> {
+        validate_record(&self.name, &self.record_type, &self.content, self.priority)
+    }
+
     /// A record without a priority (add one with [`NewDnsRecord::priority`] for MX and
     /// SRV records).
     pub fn new(

@@ -394,7 +394,9 @@ impl Error {
         }
     }
 
-    pub(crate) fn invalid(argument: impl Into<String>, reason: impl fmt::Display) -> Self {
+    /// An argument refused before anything was sent ([`Error::InvalidInput`]), naming the
+    /// argument and why; for code built on the facade that checks its own input.
+    pub fn invalid(argument: impl Into<String>, reason: impl fmt::Display) -> Self {
         Self::InvalidInput {
             argument: argument.into(),
             reason: reason.to_string(),

@@ -22,7 +22,7 @@ use domain::zonefile::inplace::{Entry, ScannedRecord, Zonefile};
 use super::dns::{DnsEntry, DnsZone, ZoneText, file_check, file_name};
 use super::file::quiet_message;
 use super::{FileError, line_of};
-use crate::{DnsRecordType, DomainName};
+use hostapi::{DnsRecordType, DomainName};
 
 /// The TTL written when the service gives the domain none.
 const DEFAULT_TTL: u32 = 3600;

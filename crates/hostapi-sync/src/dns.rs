@@ -12,7 +12,7 @@ use super::{
     Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, DEFAULT_MAX_FILE_BYTES,
     FileError, FileFormat, Outcome, SyncError, read_text_file, records_file, zonefile,
 };
-use crate::{
+use hostapi::{
     Client, DnsRecord, DnsRecordId, DnsRecordType, DnsRecords, DomainName, Error, NewDnsRecord,
     bulk,
 };
@@ -279,12 +279,13 @@ impl DnsZone {
 
     /// Checks one record as it will be sent; the reason when it cannot be.
     pub(crate) fn check(entry: &DnsEntry) -> Result<(), Error> {
-        crate::domains::validate_record(
-            &entry.name,
-            &entry.record_type,
-            &entry.content,
-            entry.priority,
-        )
+        let mut record = NewDnsRecord::new(
+            entry.name.clone(),
+            entry.record_type.clone(),
+            entry.content.clone(),
+        );
+        record.priority = entry.priority;
+        record.validate()
     }
 }
 
@@ -494,17 +495,7 @@ pub fn plan_dns(current: &DnsZone, desired: &DnsZone, options: DnsPlanOptions) -
     plan
 }
 
-impl Client {
-    /// Configuration as code for the DNS of `domain`: export, plan, apply.
-    pub fn dns_sync(&self, domain: &DomainName) -> DnsSync {
-        DnsSync {
-            client: self.clone(),
-            domain: domain.clone(),
-        }
-    }
-}
-
-/// Configuration as code for one domain's DNS, from [`Client::dns_sync`].
+/// Configuration as code for one domain's DNS, from [`DnsSync::new`].
 #[derive(Debug, Clone)]
 pub struct DnsSync {
     client: Client,
@@ -512,6 +503,15 @@ pub struct DnsSync {
 }
 
 impl DnsSync {
+    /// Configuration as code for the DNS of `domain` through `client`: export, plan,
+    /// apply.
+    pub fn new(client: &Client, domain: &DomainName) -> Self {
+        Self {
+            client: client.clone(),
+            domain: domain.clone(),
+        }
+    }
+
     fn records(&self) -> DnsRecords {
         self.client.domains().records(&self.domain)
     }

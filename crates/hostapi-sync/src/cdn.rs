@@ -37,7 +37,7 @@ use super::{
     Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, DEFAULT_MAX_FILE_BYTES,
     FileError, FileFormat, Outcome, SyncError, read_text_file,
 };
-use crate::{
+use hostapi::{
     Acl, AclOriginsSection, AclReadSection, AclSection, Client, Confirmation, Error, NewOrigin,
     Origin, OriginId, OriginType, OriginUpdate, Origins, Secret, bulk,
 };
@@ -422,22 +422,20 @@ pub fn plan_cdn(current: &CdnConfig, desired: &CdnConfig) -> CdnPlan {
     plan
 }
 
-impl Client {
-    /// Configuration as code for the CDN: export, plan, apply.
-    pub fn cdn_sync(&self) -> CdnSync {
-        CdnSync {
-            client: self.clone(),
-        }
-    }
-}
-
-/// Configuration as code for the CDN, from [`Client::cdn_sync`].
+/// Configuration as code for the CDN, from [`CdnSync::new`].
 #[derive(Debug, Clone)]
 pub struct CdnSync {
     client: Client,
 }
 
 impl CdnSync {
+    /// Configuration as code for the CDN through `client`: export, plan, apply.
+    pub fn new(client: &Client) -> Self {
+        Self {
+            client: client.clone(),
+        }
+    }
+
     /// The CDN's configuration on the service: origins and ACL (two reads).
     pub async fn current(&self) -> Result<CdnConfig, Error> {
         let cdn = self.client.cdn();
@@ -544,7 +542,7 @@ impl CdnSync {
     }
 }
 
-async fn write(origins: &Origins, acls: &crate::Acls, change: &Change<CdnItem>) -> Outcome {
+async fn write(origins: &Origins, acls: &hostapi::Acls, change: &Change<CdnItem>) -> Outcome {
     match (&change.before, &change.after) {
         (None, Some(CdnItem::Origin(after))) => {
             let new = after.as_new();
@@ -758,33 +756,34 @@ struct FileAcl {
 
 impl FileAcl {
     fn into_acl(self) -> Acl {
-        let pgd = |s: PostGetDelete| AclSection {
-            post: s.post,
-            get: s.get,
-            delete: s.delete,
-            ..AclSection::default()
+        // The facade's ACL types are `#[non_exhaustive]`: built from their defaults.
+        let pgd = |s: PostGetDelete| {
+            let mut section = AclSection::default();
+            section.post = s.post;
+            section.get = s.get;
+            section.delete = s.delete;
+            section
         };
-        let read = |s: GetOnly| AclReadSection {
-            get: s.get,
-            ..AclReadSection::default()
+        let read = |s: GetOnly| {
+            let mut section = AclReadSection::default();
+            section.get = s.get;
+            section
         };
-        Acl {
-            content: pgd(self.content),
-            search: read(self.search),
-            stats: read(self.stats),
-            logs: read(self.logs),
-            origins: AclOriginsSection {
-                put: self.origins.put,
-                post: self.origins.post,
-                get: self.origins.get,
-                delete: self.origins.delete,
-                ..AclOriginsSection::default()
-            },
-            customers: pgd(self.customers),
-            zones: pgd(self.zones),
-            ftplog: pgd(self.ftplog),
-            ..Acl::default()
-        }
+        let mut origins = AclOriginsSection::default();
+        origins.put = self.origins.put;
+        origins.post = self.origins.post;
+        origins.get = self.origins.get;
+        origins.delete = self.origins.delete;
+        let mut acl = Acl::default();
+        acl.content = pgd(self.content);
+        acl.search = read(self.search);
+        acl.stats = read(self.stats);
+        acl.logs = read(self.logs);
+        acl.origins = origins;
+        acl.customers = pgd(self.customers);
+        acl.zones = pgd(self.zones);
+        acl.ftplog = pgd(self.ftplog);
+        acl
     }
 
     fn from_acl(acl: &Acl) -> Self {

@@ -1,4 +1,5 @@
-//! Configuration as code: a desired state for a domain's DNS records and for the CDN's
+//! Configuration as code on top of the `hostapi` SDK, in its own crate so that the
+//! SDK carries none of its file formats' dependencies: a desired state for a domain's DNS records and for the CDN's
 //! origins and access control list, compared with what the service holds
 //! ([`plan_dns`], [`plan_cdn`]), and applied with the fewest calls ([`DnsSync::apply`],
 //! [`CdnSync::apply`]).
@@ -30,7 +31,7 @@
 //!   serial, its name servers' timers): they are never exported, planned or written,
 //!   and an `SOA` in a file is skipped. A record the service lists without a type
 //!   cannot be written back as it is, so it is left out too ([`DnsZone::skipped`]).
-//! - **Types.** Every type is kept, known or not ([`DnsRecordType::Unknown`]): a YAML or
+//! - **Types.** Every type is kept, known or not ([`DnsRecordType::Unknown`](hostapi::DnsRecordType::Unknown)): a YAML or
 //!   TOML file carries any type as text. A zone file carries every type DNS gives a
 //!   number to and the `domain` crate can read the value of; a record whose type or
 //!   value a zone file cannot express is written as a comment and reported
@@ -51,17 +52,17 @@
 //! the apply is refused with [`SyncError::Stale`] (unless
 //! [`ApplyOptions::force`], which applies the fresh plan). Changes then run phase by
 //! phase (deletes, updates, creates, then the TTL), each phase with at most
-//! [`ApplyOptions::concurrency`] calls in flight (the facade's [`bulk`](crate::bulk)).
+//! [`ApplyOptions::concurrency`] calls in flight (the facade's [`bulk`](hostapi::bulk)).
 //! Each change is reported with the honest outcome of its write ([`Outcome`]): applied,
 //! not applied, or unknown; an unknown outcome is read back with the group's
 //! `confirm_*` call first, and stays unknown only when that read fails too.
 //!
 //! ```no_run
-//! # async fn run(client: hostapi::Client) -> Result<(), hostapi::SyncError> {
-//! use hostapi::{ApplyOptions, DnsPlanOptions, DnsZone};
+//! # async fn run(client: hostapi::Client) -> Result<(), hostapi_sync::SyncError> {
+//! use hostapi_sync::{ApplyOptions, DnsPlanOptions, DnsSync, DnsZone};
 //! let domain: hostapi::DomainName = "example.com".parse()?;
 //! let desired = DnsZone::read_file("example.com.zone", &domain, None)?;
-//! let sync = client.dns_sync(&domain);
+//! let sync = DnsSync::new(&client, &domain);
 //! let plan = sync.plan(&desired, DnsPlanOptions::default()).await?;
 //! println!("{} changes", plan.len());
 //! let report = sync.apply(&plan, &ApplyOptions::default()).await?;
@@ -86,7 +87,7 @@ pub use cdn::*;
 pub use dns::*;
 pub use file::{DEFAULT_MAX_FILE_BYTES, read_text, read_text_file};
 
-use crate::{Confirmation, Error};
+use hostapi::{Confirmation, Error};
 
 /// The format of a configuration file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -157,7 +158,7 @@ impl fmt::Display for FileFormat {
 /// The message says what was expected and quotes at most the start of the offending
 /// token (never a whole line: a file given by mistake may hold credentials). It holds
 /// no secret the SDK knows of; text of the file itself can still be in it, so a
-/// program that knows more secrets scrubs it ([`Client::scrub_secrets`](crate::Client::scrub_secrets)).
+/// program that knows more secrets scrubs it ([`Client::scrub_secrets`](hostapi::Client::scrub_secrets)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FileError {
@@ -289,6 +290,9 @@ impl Outcome {
                 Ok(Confirmation::NotApplied) => Self::NotApplied {
                     error: format!("{error}; read back: not applied"),
                 },
+                Ok(_) => Self::Unknown {
+                    error: format!("{error}; read back: still unknown"),
+                },
                 Err(read) => Self::Unknown {
                     error: format!("{error}; reading back failed too: {read}"),
                 },
@@ -307,7 +311,7 @@ type ProgressCallback = std::sync::Arc<dyn Fn(&ApplyProgress) + Send + Sync>;
 #[derive(Clone)]
 pub struct ApplyOptions {
     /// At most this many writes in flight (1 to
-    /// [`BulkOptions::MAX_CONCURRENCY`](crate::BulkOptions::MAX_CONCURRENCY); default
+    /// [`BulkOptions::MAX_CONCURRENCY`](hostapi::BulkOptions::MAX_CONCURRENCY); default
     /// 8).
     pub concurrency: usize,
     /// Apply a fresh plan even when the state changed since the plan was made.
@@ -332,7 +336,7 @@ impl fmt::Debug for ApplyOptions {
 impl Default for ApplyOptions {
     fn default() -> Self {
         Self {
-            concurrency: crate::BulkOptions::DEFAULT_CONCURRENCY,
+            concurrency: hostapi::BulkOptions::DEFAULT_CONCURRENCY,
             force: false,
             dry_run: false,
             progress: None,
@@ -379,8 +383,8 @@ impl ApplyOptions {
         }
     }
 
-    pub(crate) fn bulk(&self) -> crate::BulkOptions {
-        crate::BulkOptions::new(self.concurrency).as_completed()
+    pub(crate) fn bulk(&self) -> hostapi::BulkOptions {
+        hostapi::BulkOptions::new(self.concurrency).as_completed()
     }
 }
 
