@@ -165,7 +165,7 @@ pub(super) fn write_yaml_sequence(
     out.finish()
 }
 
-fn serialise_failure(error: impl std::fmt::Display) -> Failure {
+pub(super) fn serialise_failure(error: impl std::fmt::Display) -> Failure {
     Failure::new(
         crate::failure::API,
         format!("cannot serialise the result: {error}"),

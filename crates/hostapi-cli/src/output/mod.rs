@@ -8,6 +8,7 @@ mod fit;
 mod glob;
 mod list_shaping;
 mod path;
+mod query_lines;
 mod separated;
 mod snake_keys;
 mod table;
@@ -52,6 +53,9 @@ pub(crate) const fn col(header: &'static str, path: &'static str) -> Column {
 #[derive(Debug, Clone)]
 pub(crate) struct Printer {
     format: OutputFormat,
+    /// Whether `--output` chose the format (rather than the terminal or a pipe):
+    /// `--query` then prints in it (JSON, YAML), otherwise one result per line.
+    format_chosen: bool,
     color: bool,
     show_secrets: bool,
     shape: Shape,
@@ -96,14 +100,14 @@ impl Shape {
 impl Printer {
     pub(crate) fn new(format: Option<OutputFormat>, show_secrets: bool) -> Self {
         let terminal = std::io::stdout().is_terminal();
-        let format = format.unwrap_or(if terminal {
-            OutputFormat::Table
-        } else {
-            OutputFormat::Json
-        });
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Self {
-            format,
+            format: format.unwrap_or(if terminal {
+                OutputFormat::Table
+            } else {
+                OutputFormat::Json
+            }),
+            format_chosen: format.is_some(),
             color: terminal && !no_color,
             show_secrets,
             shape: Shape::default(),
@@ -210,52 +214,6 @@ impl Printer {
                     table.add_row(vec![Cell::new(key), Cell::new(value)]);
                 }
                 emit(&table.to_string())
-            }
-        }
-    }
-
-    /// Prints what `--query` makes of `json`: JSON or YAML documents in those
-    /// formats; otherwise a table of a list of records, or each value on a line
-    /// (strings without quotes, as `jq -r`).
-    fn query_out(&self, query: &str, json: &Value) -> Result<(), Failure> {
-        let values = crate::query::run(query, json)?;
-        match self.format {
-            OutputFormat::Json => values.iter().try_for_each(emit_json),
-            OutputFormat::Yaml => values.iter().try_for_each(emit_yaml),
-            _ => {
-                for value in &values {
-                    match value {
-                        Value::Array(items)
-                            if !items.is_empty() && items.iter().all(Value::is_object) =>
-                        {
-                            let mut keys: Vec<String> = Vec::new();
-                            for item in items {
-                                for key in item.as_object().into_iter().flat_map(|m| m.keys()) {
-                                    if !keys.contains(key) {
-                                        keys.push(key.clone());
-                                    }
-                                }
-                            }
-                            let mut cells = Cells::new(keys.len());
-                            for item in items {
-                                cells.push_row(keys.iter().map(|k| lookup(item, k)));
-                            }
-                            self.shaped_table(
-                                &cells,
-                                &keys,
-                                &keys.iter().map(|k| k.to_uppercase()).collect::<Vec<_>>(),
-                            )?;
-                        }
-                        Value::Array(items) => {
-                            for item in items {
-                                emit(&scalar(item))?;
-                            }
-                        }
-                        Value::Object(_) => emit_json(value)?,
-                        other => emit(&scalar(other))?,
-                    }
-                }
-                Ok(())
             }
         }
     }
