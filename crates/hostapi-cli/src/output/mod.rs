@@ -29,7 +29,7 @@ use cell_text::flatten;
 pub(crate) use cell_text::scalar;
 pub(crate) use emit::emit_bytes;
 use emit::{ListOut, emit, emit_json, emit_yaml, write_json_array, write_yaml_sequence};
-use fit::Cells;
+use fit::{Cells, Rule};
 pub(crate) use glob::glob;
 use list_shaping::{passes_filters, shape_list};
 pub(crate) use path::lookup;
@@ -321,7 +321,16 @@ impl Printer {
                 for row in records_cells(projected, &paths) {
                     cells.push_row(row?);
                 }
-                self.shaped_table(&cells, &paths, &headers)
+                let chosen = !self.shape.columns.is_empty();
+                let names_rows = columns.first().map(|c| c.path);
+                let rules: Vec<Rule> = paths
+                    .iter()
+                    .map(|path| Rule {
+                        whole: is_identifier(path) || names_rows == Some(path.as_str()),
+                        chosen,
+                    })
+                    .collect();
+                self.shaped_table(&cells, &headers, &rules)
             }
         }
     }
@@ -412,6 +421,13 @@ fn records_cells<'p>(
     paths: &'p [String],
 ) -> impl Iterator<Item = Result<Vec<String>, Failure>> + 'p {
     records.map(|record| record.map(|record| paths.iter().map(|p| lookup(&record, p)).collect()))
+}
+
+/// Whether a field is an id (`id`, `bare_metal_id`, `sla.id`), which a table shows
+/// whole, however narrow the terminal: an id is there to be copied.
+fn is_identifier(path: &str) -> bool {
+    let last = path.rsplit(['.', ']']).next().unwrap_or(path);
+    last == "id" || last.ends_with("_id")
 }
 
 /// Warns on stderr of each record of a list answer that could not be read (and so is

@@ -8,19 +8,20 @@ use comfy_table::{
 
 use super::Printer;
 use super::emit::ListOut;
-use super::fit::{Cells, Fitted, fit, is_free_text};
+use super::fit::{Cells, Fitted, Rule, fit};
 use crate::failure::Failure;
 use crate::untrusted;
 
 impl Printer {
-    /// A table of records fitted to the terminal: ids, names, IPs, URLs and dates are
-    /// never split; free text is cut with `…` first, then columns are dropped from the
-    /// right (a note on stderr says which); `--wide` shows everything.
+    /// A table of records fitted to the terminal (see [`fit`]): long values are
+    /// shortened with `…`, identifiers never; columns are left out (a note on stderr
+    /// says which) only when that is not enough, and never those `--columns` chose;
+    /// `--wide` shows everything whole. `rules` says how each column may be fitted.
     pub(super) fn shaped_table(
         &self,
         cells: &Cells,
-        paths: &[String],
         headers: &[String],
+        rules: &[Rule],
     ) -> Result<(), Failure> {
         if cells.rows() == 0 {
             eprintln!("(none)");
@@ -33,11 +34,10 @@ impl Printer {
         };
         // Headers may be keys the server chose (`--query`).
         let headers: Vec<String> = headers.iter().map(|h| untrusted::line(h).into()).collect();
-        let free: Vec<bool> = paths.iter().map(|p| is_free_text(p)).collect();
-        let fitted = fit(&headers, cells, &free, width, !self.shape.no_headers);
+        let fitted = fit(&headers, cells, rules, width, !self.shape.no_headers);
         if !fitted.dropped.is_empty() {
             eprintln!(
-                "note: {} left out to fit {} columns; --wide shows every column, --columns chooses",
+                "note: {} left out to fit {} columns; --wide shows every column whole, --columns chooses the columns",
                 fitted.dropped.join(", "),
                 width.unwrap_or_default()
             );
@@ -186,7 +186,11 @@ mod tests {
             let mut printer = Printer::new(Some(OutputFormat::Table), false);
             printer.color = color;
             let names: Vec<String> = ["ID", "NAME", "NOTES"].map(String::from).to_vec();
-            let fitted = fit(&names, &cells, &[false; 3], None, !headers.is_empty());
+            let rules = [Rule {
+                whole: false,
+                chosen: false,
+            }; 3];
+            let fitted = fit(&names, &cells, &rules, None, !headers.is_empty());
             let mut out = ListOut::new(Vec::new());
             printer
                 .emit_table(&mut out, &headers, &cells, &fitted)
