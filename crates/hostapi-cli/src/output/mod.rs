@@ -4,6 +4,7 @@
 
 mod cell_text;
 mod emit;
+mod fields;
 mod fit;
 mod glob;
 mod list_shaping;
@@ -18,6 +19,7 @@ use std::io::IsTerminal;
 
 use comfy_table::Cell;
 use hostapi::Listing;
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -29,6 +31,7 @@ use cell_text::flatten;
 pub(crate) use cell_text::scalar;
 pub(crate) use emit::emit_bytes;
 use emit::{ListOut, emit, emit_json, emit_yaml, write_json_array, write_yaml_sequence};
+use fields::Fields;
 use fit::{Cells, Rule};
 pub(crate) use glob::glob;
 use list_shaping::{passes_filters, shape_list};
@@ -175,7 +178,37 @@ impl Printer {
     /// Prints one record: its JSON, or a two-column table of its fields.
     pub(crate) fn one<T: Serialize + ?Sized>(&self, value: &T) -> Result<(), Failure> {
         let json = self.to_json(value)?;
+        // An SDK record's JSON has every field of its type (`null` when empty), but
+        // for `extra` (left out when empty).
+        self.check_fields(|| Fields::observed([&json]).map(Fields::with_extra))?;
         self.record(&json)
+    }
+
+    /// Refuses (exit 2) a field named by `--columns`, `--sort` or `--filter` that the
+    /// records do not have, listing those they have; `fields` is asked only when one
+    /// of those flags is given, and `None` (nothing known of the records) lets every
+    /// name through.
+    fn check_fields(&self, fields: impl FnOnce() -> Option<Fields>) -> Result<(), Failure> {
+        let shape = &self.shape;
+        if shape.columns.is_empty() && shape.sort.is_none() && shape.filters.is_empty() {
+            return Ok(());
+        }
+        let Some(fields) = fields() else {
+            return Ok(());
+        };
+        let sort = shape
+            .sort
+            .as_deref()
+            .map(|s| s.strip_prefix('-').unwrap_or(s));
+        let named = (shape.columns.iter().map(|c| ("--columns", c.as_str())))
+            .chain(sort.map(|s| ("--sort", s)))
+            .chain(shape.filters.iter().map(|(f, _)| ("--filter", f.as_str())));
+        for (flag, field) in named {
+            if !fields.has(field) {
+                return Err(fields.unknown(flag, field));
+            }
+        }
+        Ok(())
     }
 
     /// Prints one record's JSON in the chosen format and shape.
@@ -220,7 +253,7 @@ impl Printer {
 
     /// Prints a list answer: the records that could be read (as [`Printer::items`]
     /// does) and, on stderr, a warning for each record that could not.
-    pub(crate) fn list<T: Serialize>(
+    pub(crate) fn list<T: Serialize + JsonSchema>(
         &self,
         listing: &Listing<T>,
         columns: &[Column],
@@ -236,17 +269,26 @@ impl Printer {
     /// JSON and is filtered, printed (or, for a table, kept as its cells' text) and
     /// dropped before the next: what is held grows with what is printed, not with a
     /// JSON tree of the whole list.
-    pub(crate) fn items<T: Serialize>(
+    pub(crate) fn items<T: Serialize + JsonSchema>(
         &self,
         items: &[T],
         columns: &[Column],
     ) -> Result<(), Failure> {
+        self.check_fields(|| match Fields::of::<T>() {
+            Some(fields) => Some(fields),
+            // A record without a schema (kept as the service sent it): its fields are
+            // those the records have.
+            None => {
+                let json: Vec<Value> = items.iter().filter_map(|i| self.to_json(i).ok()).collect();
+                Fields::observed(&json)
+            }
+        })?;
         if self.shape.needs_whole_list() {
             let items = items
                 .iter()
                 .map(|item| self.to_json(item))
                 .collect::<Result<Vec<_>, _>>()?;
-            return self.shaped_list(items, columns);
+            return self.shaped_values(items, columns);
         }
         self.print_records(items.iter().map(|item| self.to_json(item)), columns)
     }
@@ -254,6 +296,12 @@ impl Printer {
     /// Prints a list of JSON records: filtered, sorted and limited, then queried, or
     /// printed in the chosen format with the chosen (or the command's) columns.
     pub(crate) fn shaped_list(&self, items: Vec<Value>, columns: &[Column]) -> Result<(), Failure> {
+        self.check_fields(|| Fields::observed(&items))?;
+        self.shaped_values(items, columns)
+    }
+
+    /// [`Printer::shaped_list`] of records whose fields were checked.
+    fn shaped_values(&self, items: Vec<Value>, columns: &[Column]) -> Result<(), Failure> {
         if !self.shape.needs_whole_list() {
             return self.print_records(items.into_iter().map(Ok), columns);
         }
@@ -338,6 +386,7 @@ impl Printer {
     /// Prints JSON the CLI put together itself (`config show`): as it is, or as a
     /// two-column table.
     pub(crate) fn value(&self, json: &Value) -> Result<(), Failure> {
+        self.check_fields(|| Fields::observed([json]))?;
         self.record(json)
     }
 
@@ -407,6 +456,7 @@ impl Printer {
     /// Prints what a write did: a [`Outcome`] object in JSON, its message on stderr
     /// for people.
     pub(crate) fn outcome(&self, outcome: &Outcome) -> Result<(), Failure> {
+        self.check_fields(Fields::of::<Outcome>)?;
         if self.is_json() {
             return self.record(&self.to_json(outcome)?);
         }

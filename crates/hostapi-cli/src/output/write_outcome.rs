@@ -1,10 +1,11 @@
 //! The record a write that answers no resource prints.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// What a write that answers no resource did (`WriteOutcome` in the JSON Schema):
 /// `{"action": "power_cycle", "id": "20001", "status": "requested", "message": …}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Outcome {
     /// What was done, in snake case (`power_cycle`, `delete_lease`).
     #[serde(skip_serializing_if = "Option::is_none")]
