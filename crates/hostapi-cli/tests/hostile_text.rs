@@ -187,7 +187,7 @@ fn tables_csv_and_tsv_show_hostile_names_escaped() {
     );
     assert!(table.stdout.contains("\\u{9b}31mred"), "{}", table.stdout);
 
-    // One record as a two-column table, and a query's keys as headers.
+    // One record as a two-column table, and a query's records as lines of JSON.
     let query = run(
         &url,
         &home,

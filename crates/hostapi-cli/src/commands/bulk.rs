@@ -86,7 +86,7 @@ pub(crate) fn report<I: Display>(
 /// `stream` and print as a list (`columns` in a table), in the order given. Ids that
 /// cannot be read are reported each, and the command then fails with the first one's
 /// exit code.
-pub(crate) async fn get<I: Display, T: Serialize>(
+pub(crate) async fn get<I: Display, T: Serialize + schemars::JsonSchema>(
     context: &Context,
     noun: &str,
     total: usize,

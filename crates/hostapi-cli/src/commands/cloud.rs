@@ -441,7 +441,7 @@ async fn datatraffic(
 }
 
 /// One row of `--values`: the bucket's start and both directions, with units.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, schemars::JsonSchema)]
 struct BucketRow {
     bucket: String,
     outgoing: String,

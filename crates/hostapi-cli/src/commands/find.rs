@@ -29,7 +29,7 @@ pub(crate) struct FindArgs {
 }
 
 /// One hit.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 struct Found {
     /// `bare_metal`, `vps`, `cloud` or `domain`.
     kind: &'static str,
