@@ -102,9 +102,17 @@ fn unknown_values_keep_their_case_and_read_back() {
     assert_eq!(state.as_wire(), "Maintenance");
     assert_eq!(state.to_string(), "Maintenance");
     assert_eq!(round_trip(&state), state);
+    assert_eq!(round_trip(&state).as_wire(), "Maintenance");
     let kind: DnsRecordType = "Sshfp".parse().unwrap();
     assert_eq!(kind.as_wire(), "Sshfp");
-    assert_eq!(round_trip(&kind), kind);
+    assert_eq!(round_trip(&kind).as_wire(), "Sshfp");
+    // Compared as the set reads values: without regard to letter case, in one hash.
+    assert_eq!(kind, DnsRecordType::from_wire("SSHFP"));
+    assert_ne!(kind, DnsRecordType::from_wire("TLSA"));
+    let set: std::collections::HashSet<_> = [kind.clone(), "sshfp".parse().unwrap()].into();
+    assert_eq!(set.len(), 1);
+    // Units are an exact set: unknown units that differ in case stay apart.
+    assert_ne!(DataUnit::from_wire("xB"), DataUnit::from_wire("XB"));
     // Known values still read in any letter case, and serialise as they always did.
     assert_eq!(
         CloudServerState::from_wire("running"),

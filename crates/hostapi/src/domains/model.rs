@@ -211,10 +211,7 @@ impl NewDnsRecord {
     pub fn matches(&self, record: &DnsRecord) -> bool {
         let name = |n: &str| n.trim_end_matches('.').to_ascii_lowercase();
         name(&self.name) == name(&record.name)
-            && record
-                .record_type
-                .as_ref()
-                .is_some_and(|t| t.as_wire().eq_ignore_ascii_case(self.record_type.as_wire()))
+            && record.record_type.as_ref() == Some(&self.record_type)
             && self.content == record.content
             && self.priority == record.priority
     }

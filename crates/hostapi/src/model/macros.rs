@@ -172,7 +172,8 @@ impl std::fmt::Display for Unrecognized {
 /// Each variant names its wire spelling (matched without regard to letter case) and
 /// the name it serialises as: `Running = "RUNNING" => "running"`. An unknown value keeps
 /// the letter case it came in, and serialises so; it reads back (`Deserialize`,
-/// `FromStr`) into the same value. A set declared `(upper)` (DNS record types) only says
+/// `FromStr`) into the same value. Two unknown values are equal when they differ in
+/// letter case only (as the set reads them), except in an `(exact)` set. A set declared `(upper)` (DNS record types) only says
 /// so in its schema: its known names are upper case. A set declared `(exact)` matches
 /// wire spellings in their exact letter case (units, where `Gb` and `GB` differ) and its
 /// serialised names in any.
@@ -184,7 +185,7 @@ macro_rules! open_enum {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[derive(Debug, Clone)]
         #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
@@ -236,6 +237,30 @@ macro_rules! open_enum {
             pub const KNOWN: &'static [&'static str] = &[$($snake),+];
         }
 
+        /// Unknown values are equal when the set would read them as the same value:
+        /// without regard to letter case, unless the set is exact.
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                match (self, other) {
+                    (Self::Unknown(a), Self::Unknown(b)) => Self::wire_matches(a.as_str(), b.as_str()),
+                    (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+                }
+            }
+        }
+
+        impl Eq for $name {}
+
+        /// Agrees with `PartialEq`: an unknown value hashes in the letter case its set
+        /// compares in.
+        impl std::hash::Hash for $name {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                std::hash::Hash::hash(&std::mem::discriminant(self), state);
+                if let Self::Unknown(value) = self {
+                    open_enum!(@hash $($mode)?, value.as_str(), state);
+                }
+            }
+        }
+
         /// The name it serialises as; honours width, fill and alignment (`{:<10}`).
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -279,6 +304,12 @@ macro_rules! open_enum {
                     "examples": Self::KNOWN,
                 })
             }
+        }
+    };
+    (@hash exact, $text:expr, $state:expr) => { std::hash::Hash::hash($text, $state) };
+    (@hash $($mode:ident)?, $text:expr, $state:expr) => {
+        for byte in $text.bytes() {
+            $state.write_u8(byte.to_ascii_lowercase());
         }
     };
     (@matches exact, $text:expr, $wire:expr) => { $text == $wire };
