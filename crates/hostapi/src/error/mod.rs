@@ -228,17 +228,24 @@ pub struct WaitError {
 /// cannot act on a terminal; the fields keep the text exactly.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut message = String::new();
         if let Some(operation) = self.operation() {
-            message.push_str(operation);
-            message.push_str(": ");
+            write!(f, "{operation}: ")?;
         }
-        self.write_message(&mut message)?;
-        f.write_str(&escape_controls(&message))
+        f.write_str(&self.message())
     }
 }
 
 impl Error {
+    /// The message without the operation in front: what `Display` shows after
+    /// `operation: `, escaped the same way. For a caller that shows the operation
+    /// elsewhere (or not at all, as the CLI does without `-v`).
+    pub fn message(&self) -> String {
+        let mut message = String::new();
+        // Writing to a String cannot fail.
+        let _ = self.write_message(&mut message);
+        escape_controls(&message).into_owned()
+    }
+
     /// The message, server text as it came.
     fn write_message(&self, f: &mut String) -> fmt::Result {
         use fmt::Write as _;
@@ -566,6 +573,10 @@ mod tests {
         assert_eq!(
             transport(TransportCause::Timeout).to_string(),
             "getBareMetal: no answer within the time allowed"
+        );
+        assert_eq!(
+            transport(TransportCause::Timeout).message(),
+            "no answer within the time allowed"
         );
     }
 
