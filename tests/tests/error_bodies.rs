@@ -49,7 +49,10 @@ fn status_of(result: Result<impl std::fmt::Debug, Error>, operation: &str) -> (u
 fn shown(error: &Error, operation: &str) -> String {
     assert_eq!(error.operation(), Some(operation), "{error:?}");
     let text = error.to_string();
-    match text.strip_prefix(operation).and_then(|t| t.strip_prefix(": ")) {
+    match text
+        .strip_prefix(operation)
+        .and_then(|t| t.strip_prefix(": "))
+    {
         Some(message) => message.to_owned(),
         None => panic!("the message does not name {operation} first: {text}"),
     }

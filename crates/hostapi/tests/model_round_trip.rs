@@ -6,9 +6,7 @@
 use std::fmt::Debug;
 
 use chrono::NaiveDate;
-use hostapi::{
-    Client, CredentialType, CustomerNumber, MetricsQuery, ZoneId, expose_secrets,
-};
+use hostapi::{Client, CredentialType, CustomerNumber, MetricsQuery, ZoneId, expose_secrets};
 use hostapi_sim::{Sim, SimConfig};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -58,7 +56,10 @@ impl Checked {
         assert_eq!(again, redacted, "{kind}: a placeholder passes for a secret");
         if redacted != exposed {
             self.secrets += 1;
-            assert_ne!(&placeholder, value, "{kind}: a placeholder equals the secret");
+            assert_ne!(
+                &placeholder, value,
+                "{kind}: a placeholder equals the secret"
+            );
         }
 
         match self.kinds.iter_mut().find(|(k, _)| *k == kind) {
@@ -94,7 +95,10 @@ async fn every_record_of_the_simulator_reads_back_from_its_json() {
     for server in servers.iter().take(DETAILED) {
         let id = &server.id;
         checked.value("BareMetalServer", &bare_metals.get(id).await.expect("get"));
-        checked.value("SwitchPort", &bare_metals.switch_port(id).await.expect("port"));
+        checked.value(
+            "SwitchPort",
+            &bare_metals.switch_port(id).await.expect("port"),
+        );
         let power = bare_metals.power_status(id).await.expect("power");
         checked.value("BareMetalPowerStatus", &power);
         let install = bare_metals.installation_status(id).await.expect("install");
@@ -130,7 +134,10 @@ async fn every_record_of_the_simulator_reads_back_from_its_json() {
     for server in servers.iter().take(DETAILED) {
         checked.value("CloudServer", &cloud.get(&server.id).await.expect("get"));
         let credentials = cloud.credentials(&server.id);
-        for kind in [CredentialType::OperatingSystem, CredentialType::ControlPanel] {
+        for kind in [
+            CredentialType::OperatingSystem,
+            CredentialType::ControlPanel,
+        ] {
             let listed = credentials.list(kind.clone()).await.expect("credentials");
             for credential in listed.iter() {
                 checked.value("Credential", credential);
@@ -141,12 +148,19 @@ async fn every_record_of_the_simulator_reads_back_from_its_json() {
                 checked.value("Credential", &one);
             }
         }
-        let query = MetricsQuery::parse("2024-01-01T00:00:00Z", "2024-01-04T00:00:00Z")
-            .expect("a query");
-        let traffic = cloud.datatraffic(&server.id, &query).await.expect("traffic");
+        let query =
+            MetricsQuery::parse("2024-01-01T00:00:00Z", "2024-01-04T00:00:00Z").expect("a query");
+        let traffic = cloud
+            .datatraffic(&server.id, &query)
+            .await
+            .expect("traffic");
         checked.value("TrafficMetrics", &traffic);
     }
-    let clouds = client.private_clouds().list().await.expect("private clouds");
+    let clouds = client
+        .private_clouds()
+        .list()
+        .await
+        .expect("private clouds");
     checked.all("PrivateCloud", &clouds);
 
     // Domains and their DNS records.
@@ -179,7 +193,10 @@ async fn every_record_of_the_simulator_reads_back_from_its_json() {
     let listed = networks.list().await.expect("networks");
     checked.all("PrivateNetwork", &listed);
     for network in listed.iter().take(DETAILED) {
-        checked.value("PrivateNetwork", &networks.get(&network.id).await.expect("get"));
+        checked.value(
+            "PrivateNetwork",
+            &networks.get(&network.id).await.expect("get"),
+        );
     }
 
     // The catalogues.
@@ -199,7 +216,10 @@ async fn every_record_of_the_simulator_reads_back_from_its_json() {
     }
     let images = catalog.rescue_images().list().await.expect("rescue images");
     checked.all("RescueImage", &images);
-    checked.value("ServiceList", &catalog.services().get().await.expect("services"));
+    checked.value(
+        "ServiceList",
+        &catalog.services().get().await.expect("services"),
+    );
 
     // The CDN: the customer (its secret), sub-customers, ACL, origins, a purge.
     let cdn = client.cdn();
@@ -208,7 +228,11 @@ async fn every_record_of_the_simulator_reads_back_from_its_json() {
     let own = customer.customer_number.clone().expect("a number");
     for n in 1..=3 {
         let number = CustomerNumber::new(format!("{own}{n:02}")).expect("a number");
-        let sub = cdn.sub_customers().get(&number).await.expect("sub-customer");
+        let sub = cdn
+            .sub_customers()
+            .get(&number)
+            .await
+            .expect("sub-customer");
         checked.value("SubCustomer", &sub);
     }
     checked.value("Acl", &cdn.acl().get().await.expect("acl"));

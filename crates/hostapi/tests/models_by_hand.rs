@@ -6,10 +6,10 @@ use std::net::IpAddr;
 
 use chrono::DateTime;
 use hostapi::{
-    BareMetalHardware, BareMetalId, BareMetalServer, CloudServer, CloudServerId,
-    CloudServerState, ContractTerm, DataSize, DataUnit, DnsRecord, DnsRecordId, DnsRecordType,
-    Domain, DomainName, Extra, HostingContract, IpAddress, Job, JobId, JobStatus, Money, Origin,
-    OriginId, REDACTED, Secret, TermUnit, VirtualServer, VirtualServerId, VirtualServerState,
+    BareMetalHardware, BareMetalId, BareMetalServer, CloudServer, CloudServerId, CloudServerState,
+    ContractTerm, DataSize, DataUnit, DnsRecord, DnsRecordId, DnsRecordType, Domain, DomainName,
+    Extra, HostingContract, IpAddress, Job, JobId, JobStatus, Money, Origin, OriginId, REDACTED,
+    Secret, TermUnit, VirtualServer, VirtualServerId, VirtualServerState,
 };
 use rust_decimal::Decimal;
 use serde::Serialize;

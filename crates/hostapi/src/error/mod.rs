@@ -290,7 +290,9 @@ impl Error {
             Self::OutcomeUnknown(e) => {
                 // The cause happened in the same call: its operation is named once, in
                 // front of the whole message.
-                f.write_str("the change may have been applied (the answer was lost or unreadable: ")?;
+                f.write_str(
+                    "the change may have been applied (the answer was lost or unreadable: ",
+                )?;
                 e.cause.write_message(f)?;
                 f.write_str(")")
             }
@@ -373,7 +375,10 @@ impl Error {
     pub fn is_timeout(&self) -> bool {
         match self {
             Self::Transport(e) => {
-                matches!(e.cause, TransportCause::Timeout | TransportCause::ConnectTimeout)
+                matches!(
+                    e.cause,
+                    TransportCause::Timeout | TransportCause::ConnectTimeout
+                )
             }
             Self::OutcomeUnknown(e) => e.cause.is_timeout(),
             _ => false,

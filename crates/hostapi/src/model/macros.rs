@@ -322,7 +322,6 @@ macro_rules! open_enum {
     };
 }
 
-
 /// Declares `new(...)` for a model: the arguments are its required fields, and every
 /// other field, listed after them, starts empty (`None`, an empty list or map). The
 /// models are `#[non_exhaustive]`, so code outside the crate builds one with `new` and
