@@ -280,7 +280,7 @@ async fn install_and_wait_polls_until_normal_again_and_reports_progress() {
     assert_eq!(polls.load(Ordering::SeqCst), 4);
     assert_eq!(
         *seen.lock().unwrap(),
-        [("installing".to_owned(), 1), ("installing".to_owned(), 2)]
+        [("Installing".to_owned(), 1), ("Installing".to_owned(), 2)]
     );
 }
 
@@ -312,7 +312,7 @@ async fn the_normal_status_of_before_the_install_is_not_its_end() {
     assert_eq!(polls.load(Ordering::SeqCst), 4);
     assert_eq!(
         *seen.lock().unwrap(),
-        ["normal (the installation has not begun)", "installing"]
+        ["normal (the installation has not begun)", "Installing"]
     );
 }
 
@@ -356,8 +356,8 @@ async fn an_error_code_ends_the_wait_with_a_typed_error() {
                 Some("getBareMetalInstallationStatus")
             );
             assert_eq!(e.code, 1003);
-            // The description, as the model keeps values of open sets (lower case).
-            assert_eq!(e.detail.as_deref(), Some("installation failed"));
+            // The description, as the service sent it.
+            assert_eq!(e.detail.as_deref(), Some("Installation failed"));
         }
         other => panic!("{other}"),
     }
@@ -379,7 +379,7 @@ async fn the_deadline_ends_the_wait_naming_the_last_state() {
     match error {
         Error::WaitTimeout(e) => {
             assert_eq!(e.what, "installation of bare metal 20001");
-            assert_eq!(e.last_seen, "installing");
+            assert_eq!(e.last_seen, "Installing");
         }
         other => panic!("{other}"),
     }

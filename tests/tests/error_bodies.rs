@@ -45,9 +45,17 @@ fn status_of(result: Result<impl std::fmt::Debug, Error>, operation: &str) -> (u
 
 /// The message of `error`, after checking it names `operation` (the message itself
 /// does not: the operation is the error's [`CallInfo`](hostapi::CallInfo)).
+/// The message after the operation, which `Display` names first.
 fn shown(error: &Error, operation: &str) -> String {
     assert_eq!(error.operation(), Some(operation), "{error:?}");
-    error.to_string()
+    let text = error.to_string();
+    match text
+        .strip_prefix(operation)
+        .and_then(|t| t.strip_prefix(": "))
+    {
+        Some(message) => message.to_owned(),
+        None => panic!("the message does not name {operation} first: {text}"),
+    }
 }
 
 fn service(body: &ErrorBody) -> &ServiceError {

@@ -362,10 +362,10 @@ async fn waiters_stop_on_states_the_goal_cannot_follow() {
     for (status, removal, state, polls) in [
         (None, false, "not a member", tolerated),
         (Some("REMOVING"), false, "removing", 1),
-        (Some("MIGRATING"), false, "migrating", 1),
+        (Some("MIGRATING"), false, "MIGRATING", 1),
         (Some("CONFIGURED"), true, "configured", tolerated),
         (Some("CONFIGURING"), true, "configuring", tolerated),
-        (Some("MIGRATING"), true, "migrating", 1),
+        (Some("MIGRATING"), true, "MIGRATING", 1),
     ] {
         let server = MockServer::start_async().await;
         let mock = server

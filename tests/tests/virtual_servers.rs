@@ -36,7 +36,7 @@ async fn list_normalises_every_quirk() {
     );
     let state = servers[2].state.as_ref().expect("a state");
     assert!(state.is_unknown(), "{state:?}");
-    assert_eq!(state.as_wire(), "migrating");
+    assert_eq!(state.as_wire(), "Migrating");
     assert_eq!(
         servers[2].state,
         Some(VirtualServerState::from_wire("MIGRATING"))

@@ -201,7 +201,8 @@ impl From<Error> for Failure {
         if let Error::InvalidInput { argument, reason } = &error {
             return invalid_input(argument, reason);
         }
-        let message = error.to_string();
+        // The operation shows with -v only (the `call:` line), not in front of the message.
+        let message = error.message();
         let (code, hint) = match &error {
             Error::Status(status) => status_outcome(status.status, status.call.operation),
             Error::OutcomeUnknown(_) => (

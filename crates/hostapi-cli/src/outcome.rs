@@ -28,8 +28,8 @@ where
     };
     // The error's text is escaped already; escaped again, whatever its source.
     let cause = untrusted::line(&match &error {
-        Error::OutcomeUnknown(unknown) => unknown.cause.to_string(),
-        other => other.to_string(),
+        Error::OutcomeUnknown(unknown) => unknown.cause.message(),
+        other => other.message(),
     })
     .into_owned();
     match read_back().await {
@@ -47,8 +47,9 @@ where
             }
         },
         Err(read_error) => Err(Failure::from(error).hint(format!(
-            "the change may have been applied, and reading it back failed too ({read_error}): \
-             check (e.g. with `get` or `list`) before repeating the command"
+            "the change may have been applied, and reading it back failed too ({}): \
+             check (e.g. with `get` or `list`) before repeating the command",
+            read_error.message()
         ))),
     }
 }

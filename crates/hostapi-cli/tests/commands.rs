@@ -187,7 +187,7 @@ fn waits_end_in_the_state_awaited_with_progress_on_stderr() {
     .ok();
     assert_eq!(installed.json()["description"], "normal");
     assert!(
-        installed.stderr.contains(": installing"),
+        installed.stderr.contains(": Installing"),
         "{}",
         installed.stderr
     );

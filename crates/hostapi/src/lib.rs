@@ -236,6 +236,54 @@
 //! # }
 //! ```
 //!
+//! ## Testing code that uses hostapi
+//!
+//! Code that takes the SDK's records can also be tested without a server, with records
+//! built by hand or kept as JSON fixtures:
+//!
+//! - **Built by hand.** The models are `#[non_exhaustive]` (a field the service adds is
+//!   not a breaking change), so outside this crate they cannot be written as struct
+//!   literals. Each has `new(…)` taking what it cannot be without (an id, a name), with
+//!   every other field empty; set the public fields you need. Parts with nothing
+//!   required ([`BareMetalHardware`], [`HostingContract`], [`CdnCustomer`], …) implement
+//!   `Default`.
+//! - **Read from JSON.** Every model implements `Deserialize`, reading what its
+//!   `Serialize` writes (the CLI's `--output json` too) back into an equal value. Ids are
+//!   checked by their rule in [`ID_RULES`] on the way in (a bad id is an error, not a
+//!   panic); an unknown enum value reads back as the same `Unknown`, in its letter case;
+//!   `extra` as written. This reads the SDK's own form, not the service's answers.
+//! - **Secrets.** Serialised output shows [`REDACTED`] in place of each [`Secret`]
+//!   unless written inside [`expose_secrets`]. [`REDACTED`] reads back as a placeholder
+//!   ([`Secret::is_redacted`]) that equals no secret, so a record written without
+//!   `expose_secrets` reads back with placeholders where its secrets were. Write
+//!   fixtures that must keep their secrets inside `expose_secrets`.
+//!
+//! ```
+//! use hostapi::{BareMetalHardware, BareMetalId, BareMetalServer, DnsRecord, DnsRecordType};
+//!
+//! let mut server = BareMetalServer::new(BareMetalId::new("20001")?);
+//! server.name = Some("web-1".into());
+//! let mut hardware = BareMetalHardware::default();
+//! hardware.cpu_count = Some(2);
+//! server.hardware = Some(hardware);
+//!
+//! // Through JSON and back: the same value.
+//! let json = serde_json::to_string(&server)?;
+//! assert_eq!(serde_json::from_str::<BareMetalServer>(&json)?, server);
+//!
+//! // A fixture; an id that breaks its rule is an error.
+//! let record: DnsRecord = serde_json::from_str(
+//!     r#"{"id": "7", "name": "www", "type": "A", "content": "192.0.2.10", "priority": null}"#,
+//! )?;
+//! assert_eq!(record.record_type, Some(DnsRecordType::A));
+//! let bad = r#"{"id": "7/..", "name": "www", "type": "A", "content": "192.0.2.10", "priority": null}"#;
+//! assert!(serde_json::from_str::<DnsRecord>(bad).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The JSON Schema of the models (`schemars::JsonSchema` on each) comes with the
+//! `schema` feature.
+//!
 //! Runnable programs, one per resource group, are in the crate's `examples/`.
 
 mod bare_metal;

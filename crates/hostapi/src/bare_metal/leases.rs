@@ -4,8 +4,9 @@
 use std::net::IpAddr;
 
 use hostapi_raw_infra::types as raw;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use futures::FutureExt;
 
@@ -19,7 +20,8 @@ use crate::read::{Cx, FieldError, Fields, Json};
 use crate::{Error, validate};
 
 /// A DHCP lease of a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct DhcpLease {
     /// The leased IP address.
@@ -31,12 +33,13 @@ pub struct DhcpLease {
     /// The DHCP options handed out with the lease.
     pub options: Vec<DhcpOption>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// A DHCP option of a lease.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct DhcpOption {
     /// The option number (the wire's `optionId`, sent as text), e.g. 67 for the boot
@@ -55,7 +58,7 @@ pub struct DhcpOption {
     /// The DHCP vendor class.
     pub vendor_class: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

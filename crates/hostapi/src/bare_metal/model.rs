@@ -4,11 +4,12 @@
 use std::net::IpAddr;
 
 use rust_decimal::Decimal;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Secret;
-use crate::model::macros::open_enum;
+use crate::model::macros::{constructor, open_enum};
 use crate::model::{BareMetalId, DataSize, Extra, HostingContract, MacAddress, Sla};
 
 /// A bare metal server.
@@ -20,7 +21,8 @@ use crate::model::{BareMetalId, DataSize, Extra, HostingContract, MacAddress, Sl
 /// The detail's deprecated `extras`, `serverSpecifications` and `datacenterAccessCards`
 /// (placeholder content, the documents say) are not modelled: they are kept in `extra`
 /// as sent, with every other field the model does not name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct BareMetalServer {
     /// The server's id (a string in the list, an integer in the detail).
@@ -42,12 +44,18 @@ pub struct BareMetalServer {
     /// The service level agreement (detail only).
     pub sla: Option<Sla>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
+constructor! {
+    /// A server known by its id only, as a list names one (set the other fields as needed).
+    BareMetalServer(id: BareMetalId) { name, server_type, reference, location, hardware, network, contract, sla, extra }
+}
+
 /// Where a bare metal server stands.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct BareMetalLocation {
     /// The site (data centre).
@@ -60,12 +68,13 @@ pub struct BareMetalLocation {
     /// physical access code, so it is a [`Secret`].
     pub combination_lock: Option<Secret>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The hardware of a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct BareMetalHardware {
     /// The amount of memory ("64GB").
@@ -92,12 +101,13 @@ pub struct BareMetalHardware {
     /// "2x2TB SATA, 2x480GB SSD"), kept as sent.
     pub hard_disks_text: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// A group of identical disks ("2x2TB SATA").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct HardDisk {
     /// How many disks of this kind (an entry that gives no amount is one disk); `None`
@@ -108,12 +118,13 @@ pub struct HardDisk {
     /// The kind of disk (SATA, SAS, SSD, NVMe…), as the service words it.
     pub kind: Option<String>,
     /// Fields of a `hardDiskList` entry the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The network contract and interfaces of a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct BareMetalNetwork {
     /// The data pack's name.
@@ -121,7 +132,7 @@ pub struct BareMetalNetwork {
     /// What over-usage of the data pack costs.
     pub data_pack_excess: Option<DataPackExcess>,
     /// The monthly price of the data pack (no currency given).
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     #[serde(with = "rust_decimal::serde::str_option")]
     pub monthly_price: Option<Decimal>,
     /// IPs included free of charge.
@@ -129,7 +140,7 @@ pub struct BareMetalNetwork {
     /// IPs assigned.
     pub ips_assigned: Option<u64>,
     /// The monthly price of each IP beyond the free ones (no currency given).
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     #[serde(with = "rust_decimal::serde::str_option")]
     pub excess_ip_price: Option<Decimal>,
     /// The IPMI (out-of-band management) interface.
@@ -138,7 +149,7 @@ pub struct BareMetalNetwork {
     /// spelling.
     pub mac_addresses: Vec<MacAddress>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -153,19 +164,20 @@ open_enum! {
 }
 
 /// The price of data pack over-usage.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct DataPackExcess {
     /// What is measured.
     pub kind: Option<ExcessKind>,
     /// The price per unit of over-usage (no currency given).
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     #[serde(with = "rust_decimal::serde::str_option")]
     pub price_per_unit: Option<Decimal>,
     /// The unit over-usage is counted in ("GB", "Mbps"), as sent.
     pub unit: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -180,7 +192,8 @@ open_enum! {
 }
 
 /// The IPMI (out-of-band management) interface of a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Ipmi {
     /// Its IP address.
@@ -194,7 +207,7 @@ pub struct Ipmi {
     /// ILO, DRAC, …
     pub kind: Option<IpmiKind>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -209,7 +222,8 @@ open_enum! {
 }
 
 /// The switch port of a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct SwitchPort {
     /// Open or closed.
@@ -221,7 +235,7 @@ pub struct SwitchPort {
     /// The port's identifier on the switch.
     pub switch_node: Option<i64>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -237,7 +251,8 @@ open_enum! {
 
 /// The power status of a bare metal server (blade servers are not supported by the
 /// service).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct BareMetalPowerStatus {
     /// On or off.
@@ -247,7 +262,7 @@ pub struct BareMetalPowerStatus {
     /// The server's name.
     pub server_name: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -265,7 +280,8 @@ open_enum! {
 pub const INSTALLATION_CODE_NORMAL: i64 = 1000;
 
 /// The installation (or rescue mode) status of a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct InstallationStatus {
     /// The status code: 1000 normally, anything else an error.
@@ -278,7 +294,7 @@ pub struct InstallationStatus {
     /// are read).
     pub server_name: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -296,7 +312,8 @@ impl InstallationStatus {
 
 /// The passwords of a bare metal server. Both are [`Secret`]s: redacted in `Debug` and
 /// in serialised output unless exposed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct BareMetalPasswords {
     /// The initial root password (sent as `rootPassword`, documented as
@@ -305,7 +322,7 @@ pub struct BareMetalPasswords {
     /// The rescue mode password; set (or changed) once rescue mode has launched.
     pub rescue_mode_password: Option<Secret>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

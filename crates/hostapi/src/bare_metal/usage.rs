@@ -3,8 +3,9 @@
 
 use chrono::NaiveDate;
 use reqwest::header::{ACCEPT, HeaderValue};
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::BareMetals;
 use crate::Error;
@@ -15,7 +16,8 @@ use crate::read::{Cx, FieldError, Fields, Json};
 
 /// Bandwidth and data traffic of a bare metal server over an interval (the combined
 /// view, `GET /v1/bareMetals/{id}/networkUsage`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct BareMetalNetworkUsage {
     /// Bandwidth.
@@ -23,7 +25,7 @@ pub struct BareMetalNetworkUsage {
     /// Data traffic (sent as `dataTraffic` in this view; `datatraffic` is read too).
     pub data_traffic: Option<DataTrafficUsage>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -36,7 +38,8 @@ pub type DataTrafficUsage = UsageReport<DataSize>;
 /// Usage of one kind (bandwidth or data traffic) over an interval. `Q` is the kind of
 /// figure: [`BitRate`] for bandwidth, [`DataSize`] for data traffic. A unit the model
 /// does not know is kept (as the unit's `Unknown` value), never refused.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct UsageReport<Q> {
     /// The server's id.
@@ -58,12 +61,13 @@ pub struct UsageReport<Q> {
     pub monthly_threshold: Option<Q>,
     /// Fields the model does not name (those of `measurement` and `interval` under
     /// `measurement.<key>` and `interval.<key>`).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The usage measured on one switch port.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PortUsage<Q> {
     /// The port, when the wire names it (the key of a per-port object, or a `port`
@@ -76,12 +80,13 @@ pub struct PortUsage<Q> {
     /// Both ways (`total`).
     pub total: Option<Q>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The interval a usage report covers (`DD-MM-YYYY` on the wire).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct UsageInterval {
     /// The first day.

@@ -1,12 +1,15 @@
 //! The read-only catalogues as the facade presents them.
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use crate::model::macros::constructor;
 use crate::model::{ControlPanelId, Extra, OperatingSystemId, RescueImageId};
 
 /// A rescue image, to boot a bare metal server into rescue mode.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct RescueImage {
     /// The image's id (the `osId` of a rescue mode launch).
@@ -14,12 +17,18 @@ pub struct RescueImage {
     /// The image's name.
     pub name: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
+constructor! {
+    /// An entry known by its id only (set the other fields as needed).
+    RescueImage(id: RescueImageId) { name, extra }
+}
+
 /// An operating system that can be installed on a bare metal server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct OperatingSystem {
     /// The operating system's id (the `osId` of an installation).
@@ -27,12 +36,18 @@ pub struct OperatingSystem {
     /// Its name.
     pub name: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
+constructor! {
+    /// An entry known by its id only (set the other fields as needed).
+    OperatingSystem(id: OperatingSystemId) { name, extra }
+}
+
 /// A control panel available for an operating system.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct ControlPanel {
     /// The control panel's id.
@@ -40,13 +55,19 @@ pub struct ControlPanel {
     /// Its name.
     pub name: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// An entry known by its id only (set the other fields as needed).
+    ControlPanel(id: ControlPanelId) { name, extra }
 }
 
 /// The partitioning the service suggests for an operating system on a given bare
 /// metal server, with the disks and filesystem types to choose from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PartitionSchema {
     /// The wire's `limit`, as sent. The API does not say what it limits (presumably
@@ -60,12 +81,13 @@ pub struct PartitionSchema {
     pub filesystem_types: Vec<String>,
     /// Fields the model does not name (also the leftovers of the nested `disks` and
     /// `filesystemTypes` objects, as `disks.<key>` and `filesystemTypes.<key>`).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// A suggested partitioning of one disk.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PartitionSuggestion {
     /// The disk, as a device path.
@@ -76,12 +98,13 @@ pub struct PartitionSuggestion {
     pub partitions: Vec<Partition>,
     /// Fields the model does not name (also the leftovers of the nested `hdd` object,
     /// as `hdd.<key>`).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// One partition of a suggestion.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Partition {
     /// The partition's index (from 0).
@@ -93,13 +116,14 @@ pub struct Partition {
     /// Where it is mounted; `None` for swap (the wire's empty mountpoint).
     pub mountpoint: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The size of a partition: a number of megabytes, or whatever is left of the disk
 /// (the wire's `*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum PartitionSize {
@@ -129,7 +153,8 @@ impl PartitionSize {
 /// The API does not document this record's fields, so the facade does not interpret
 /// it: it is the JSON the service sent, as sent, behind a type of its own. Read it with
 /// [`as_json`](Self::as_json) or [`into_json`](Self::into_json).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(transparent)]
 pub struct ServiceList(serde_json::Value);
 

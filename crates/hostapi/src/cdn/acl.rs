@@ -1,8 +1,9 @@
 //! The customer's access control list: read, replace, delete.
 
 use hostapi_raw_cdn::types as raw;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{payload, signing};
@@ -22,7 +23,8 @@ use crate::read::{Cx, FieldError, Fields, Json};
 /// do not name are kept, as sent, in the `extra` maps, and written back as they are.
 ///
 /// [`Acl::default`] allows nothing.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Acl {
     /// Content: purging (POST), reading (GET), deleting (DELETE).
@@ -42,12 +44,13 @@ pub struct Acl {
     /// FTP logs.
     pub ftplog: AclSection,
     /// Sections the model does not name, as sent.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// An ACL section with the permissions POST, GET and DELETE.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct AclSection {
     /// POST: create.
@@ -57,23 +60,25 @@ pub struct AclSection {
     /// DELETE: delete.
     pub delete: bool,
     /// Permissions the docs do not list for this section, as sent (wire names).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// An ACL section with only the GET permission.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct AclReadSection {
     /// GET: read.
     pub get: bool,
     /// Permissions the docs do not list for this section, as sent (wire names).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The `origins` ACL section: PUT, POST, GET and DELETE.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct AclOriginsSection {
     /// PUT: update.
@@ -85,7 +90,7 @@ pub struct AclOriginsSection {
     /// DELETE: delete.
     pub delete: bool,
     /// Permissions the docs do not list for this section, as sent (wire names).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

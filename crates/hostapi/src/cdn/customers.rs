@@ -2,8 +2,9 @@
 
 use chrono::{DateTime, Utc};
 use hostapi_raw_cdn::types as raw;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{payload, segment, signing};
 use crate::handle::{Handle, retry_unsafe_option};
@@ -24,7 +25,8 @@ id_type! {
 /// Integer booleans (`active`, `reseller`) are `bool`s; `created_at` and `updated_at`,
 /// Unix seconds on the wire, are UTC timestamps. Every field is optional because the
 /// docs do not say which are always sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct CdnCustomer {
     /// The record's numeric id.
@@ -50,7 +52,7 @@ pub struct CdnCustomer {
     /// When the record was last updated (`0` on the wire means not given).
     pub updated_at: Option<DateTime<Utc>>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -59,7 +61,8 @@ pub struct CdnCustomer {
 /// The service answers sub-customers as `{<key>: {"0": …, "1": …}}`; the facade makes
 /// that a list, ordered by the numeric index within each outer key, and keeps the
 /// outer key in [`SubCustomer::group`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct SubCustomer {
     /// The sub-customer's customer number (what identifies it).
@@ -80,7 +83,7 @@ pub struct SubCustomer {
     /// Notes.
     pub notes: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

@@ -1,13 +1,14 @@
 //! Origins: the sources the CDN fetches content from.
 
 use hostapi_raw_cdn::types as raw;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{payload, payload_parts, signing};
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::{List, Listing};
-use crate::model::macros::open_enum;
+use crate::model::macros::{constructor, open_enum};
 use crate::model::{Extra, OriginId};
 use crate::outcome::Confirmation;
 use crate::read::Records;
@@ -30,7 +31,8 @@ open_enum! {
 /// misspelt `succes`: both are read. `ignore_cache_control` is an integer boolean on
 /// the wire, and is also read from `ignore_cache_refresh`, the name the docs' samples
 /// use. Empty strings (the docs' "otherwise empty string") read as `None`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Origin {
     /// The origin's id.
@@ -60,8 +62,13 @@ pub struct Origin {
     /// HTTP headers added to requests to the origin, as the service writes them.
     pub headers_origin: Option<Secret>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// An origin known by its id only (set the other fields as needed).
+    Origin(id: OriginId) { origin_type, label, url, s3_bucket_name, refresh_every_seconds, ignore_cache_control, proxy_header_host, cache_key, basic_auth_user, basic_auth_password, headers_origin, extra }
 }
 
 /// A new origin, for [`Origins::create`]: a label and a URL, and whatever else the

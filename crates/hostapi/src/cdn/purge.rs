@@ -1,11 +1,12 @@
 //! Purging cached files of a zone, and reading the status of a purge job.
 
 use hostapi_raw_cdn::types as raw;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Cdn, payload, segment, signing};
-use crate::model::macros::open_enum;
+use crate::model::macros::{constructor, open_enum};
 use crate::model::{Extra, PurgeJobId, ZoneId};
 use crate::read::{Cx, FieldError, Json};
 use crate::wait::{Poll, WaitOptions, poll_until};
@@ -25,7 +26,8 @@ open_enum! {
 }
 
 /// One file of a purge job and where its purge is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PurgeEntry {
     /// The file, as the service names it (the path or URL that was purged).
@@ -36,7 +38,8 @@ pub struct PurgeEntry {
 
 /// A purge the service accepted: its job, and what it purges. What the CLI prints for a
 /// purge, and what [`Cdn::wait_purged`] completes with each file's status.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PurgeJob {
     /// The job's id.
@@ -49,8 +52,13 @@ pub struct PurgeJob {
     /// Each file and where its purge is, when read (empty right after the purge).
     pub entries: Vec<PurgeEntry>,
     /// Members of the answer the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// A job of a zone, before any file is known (set the other fields as needed).
+    PurgeJob(id: PurgeJobId, zone: ZoneId) { urls, entries, extra }
 }
 
 crate::read::shapes::has_extra!(PurgeJob);

@@ -3,8 +3,9 @@
 
 use chrono::{DateTime, FixedOffset, Offset, SecondsFormat, Utc};
 use rust_decimal::Decimal;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::model::Extra;
@@ -158,7 +159,8 @@ fn rfc3339(time: &DateTime<Utc>) -> String {
 /// The wire's `DATATRAFFIC_UP` is traffic **out** of the server (`outgoing`),
 /// `DATATRAFFIC_DOWN` traffic **into** it (`incoming`). Values are in bytes whatever
 /// unit the series is given in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct TrafficMetrics {
     /// The start of the interval, inclusive (from the answer; the query's when the
@@ -176,18 +178,19 @@ pub struct TrafficMetrics {
     pub incoming: TrafficSeries,
     /// Fields the model does not name: those of `_metadata` as `_metadata.<name>`, other
     /// series as `metrics.<name>`, the rest as sent.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// One direction of traffic: a value per bucket.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct TrafficSeries {
     /// The values, in the order sent (by bucket start).
     pub values: Vec<TrafficValue>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -201,18 +204,19 @@ impl TrafficSeries {
 }
 
 /// The traffic of one bucket.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct TrafficValue {
     /// The start of the bucket.
     pub timestamp: DateTime<FixedOffset>,
     /// The traffic, in bytes (exact; converted from the series' unit when that is not
     /// `B`).
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     #[serde(with = "rust_decimal::serde::str")]
     pub bytes: Decimal,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

@@ -2,11 +2,12 @@
 //! credentials of a server, as the facade presents them.
 
 use chrono::{DateTime, FixedOffset};
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Secret;
-use crate::model::macros::open_enum;
+use crate::model::macros::{constructor, open_enum};
 use crate::model::{
     CloudServerId, DataSize, Extra, IpAddress, Money, PrivateCloudId, Sla, Username,
 };
@@ -94,7 +95,8 @@ open_enum! {
 /// [`VirtualServer`](crate::VirtualServer). Every field but `id` is optional on the
 /// wire (the docs do not say which are always sent), so they are `Option`s here;
 /// `ips` is empty when the wire has none.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct CloudServer {
     /// The server's id (a string, often UUID-shaped).
@@ -129,8 +131,13 @@ pub struct CloudServer {
     /// The traffic allowance; `None` when the record leaves it out (some do).
     pub network_traffic: Option<CloudNetworkTraffic>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// A server known by its id only (set the other fields as needed).
+    CloudServer(id: CloudServerId) { reference, customer_id, data_center, cloud_server_id, state, firewall_state, template, service_offering, sla, contract, hardware, iso, ips, network_traffic, extra }
 }
 
 /// A private cloud (`/cloud/v2/privateClouds`).
@@ -138,7 +145,8 @@ pub struct CloudServer {
 /// The docs list the record's fields without describing them; `contract`, `hardware`,
 /// `ips` and `network_traffic` have the virtual server's shapes. Every other field the
 /// service sends is kept in `extra`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PrivateCloud {
     /// The private cloud's id.
@@ -160,12 +168,18 @@ pub struct PrivateCloud {
     /// The traffic allowance, when the record gives one.
     pub network_traffic: Option<CloudNetworkTraffic>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
+constructor! {
+    /// A private cloud known by its id only (set the other fields as needed).
+    PrivateCloud(id: PrivateCloudId) { customer_id, data_center, service_offering, sla, contract, hardware, ips, network_traffic, extra }
+}
+
 /// The contract of a cloud virtual server or private cloud.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct CloudContract {
     /// The contract's id.
@@ -182,12 +196,13 @@ pub struct CloudContract {
     /// `pricePerFrequency`, a number or a decimal string, with `currency`).
     pub price_per_frequency: Option<Money>,
     /// Fields the model does not name (and `currency` when no price came with it).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The hardware of a cloud virtual server or private cloud.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct CloudHardware {
     /// CPU cores (the wire's `cpu.cores`).
@@ -198,12 +213,13 @@ pub struct CloudHardware {
     pub storage: Option<DataSize>,
     /// Fields the model does not name; those of `cpu`, `memory` and `storage` are kept
     /// under `cpu.<name>`, `memory.<name>` and `storage.<name>`.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// An ISO image attached to a cloud virtual server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct CloudIso {
     /// The ISO's id.
@@ -213,12 +229,13 @@ pub struct CloudIso {
     /// The name shown to people.
     pub display_name: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The traffic allowance of a cloud virtual server or private cloud.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct CloudNetworkTraffic {
     /// What the allowance counts (the wire's `type`; `DATATRAFFIC`).
@@ -229,7 +246,7 @@ pub struct CloudNetworkTraffic {
     pub datatraffic_limit: Option<DataSize>,
     /// Fields the model does not name (and `datatrafficUnit` when no limit came with
     /// it).
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -240,7 +257,8 @@ pub struct CloudNetworkTraffic {
 /// since, `password` no longer works. Lists carry no password
 /// ([`Credentials::list`](crate::Credentials::list)); read one credential
 /// ([`Credentials::get`](crate::Credentials::get)) for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Credential {
     /// Operating system or control panel (the type asked for when the wire leaves it
@@ -252,8 +270,13 @@ pub struct Credential {
     /// exposed); `None` in lists, and when the service sends none.
     pub password: Option<Secret>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// A credential without its password, as a list gives one (set the other fields as needed).
+    Credential(credential_type: CredentialType, username: Username) { password, extra }
 }
 
 crate::read::shapes::has_extra!(CloudServer, PrivateCloud, Credential);

@@ -191,7 +191,8 @@ impl DnsRecords {
                     .domainname(self.domain.as_str())
                     .body(raw::CreateDnsRecordForm {
                         host: record.name.clone(),
-                        type_: record.record_type.as_wire().to_owned(),
+                        // Sent as DNS writes types, whatever case a type not named came in.
+                        type_: record.record_type.as_wire().to_ascii_uppercase(),
                         content: record.content.clone(),
                         priority: record.priority.map(i64::from),
                     })
@@ -231,7 +232,8 @@ impl DnsRecords {
                     .record_id(id.as_str())
                     .body(raw::UpdateDnsRecordForm {
                         id: numeric_id,
-                        type_: update.record_type.as_wire().to_owned(),
+                        // Sent as DNS writes types, whatever case a type not named came in.
+                        type_: update.record_type.as_wire().to_ascii_uppercase(),
                         name: Some(update.name.clone()),
                         host: Some(update.name.clone()),
                         data: Some(update.content.clone()),

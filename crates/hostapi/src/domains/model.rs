@@ -4,11 +4,12 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::model::macros::open_enum;
+use crate::model::macros::{constructor, open_enum};
 use crate::model::{ContractTerm, DnsRecordId, DomainName, Extra};
 use crate::validate;
 
@@ -21,7 +22,8 @@ pub const DOMAIN_CODE_NORMAL: i64 = 1000;
 /// integer number of years) becomes a [`ContractTerm`], `monthlyPrice` (a decimal
 /// string or a float) an exact decimal, `isEditable` ("true"/"false" or a boolean) a
 /// `bool`, and `startDate` (`Mon d, yyyy`) a date.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Domain {
     /// The domain name, e.g. `example.com`.
@@ -41,14 +43,19 @@ pub struct Domain {
     /// The contract term.
     pub contract_term: Option<ContractTerm>,
     /// The monthly price (no currency given).
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     #[serde(with = "rust_decimal::serde::str_option")]
     pub monthly_price: Option<Decimal>,
     /// Whether the domain (its TTL and records) may be changed.
     pub editable: Option<bool>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// A domain known by its name only (set the other fields as needed).
+    Domain(name: DomainName) { code, status, readable_status, ttl, start_date, contract_term, monthly_price, editable, extra }
 }
 
 impl Domain {
@@ -62,7 +69,8 @@ impl Domain {
 open_enum! {
     /// The type of a DNS record. The API's list is open-ended: a type not named here is
     /// kept as [`DnsRecordType::Unknown`] and can be created and updated all the same.
-    /// Types serialise in upper case, as DNS writes them (`A`, `MX`), known or not.
+    /// Known types serialise in upper case, as DNS writes them (`A`, `MX`); a type not
+    /// named here keeps the letter case the service or the caller gave it.
     DnsRecordType (upper) {
         /// IPv4 address.
         A = "A" => "A",
@@ -97,7 +105,8 @@ impl DnsRecordType {
 }
 
 /// A DNS record of a domain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct DnsRecord {
     /// The record's id (an integer sent as a string or as a number).
@@ -115,8 +124,28 @@ pub struct DnsRecord {
     /// The priority, for MX and SRV records; `None` otherwise.
     pub priority: Option<u16>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+impl DnsRecord {
+    /// A record without a priority (set [`priority`](Self::priority) for MX and SRV
+    /// records) and with nothing kept in `extra`.
+    pub fn new(
+        id: DnsRecordId,
+        name: impl Into<String>,
+        record_type: DnsRecordType,
+        content: impl Into<String>,
+    ) -> Self {
+        Self {
+            id,
+            name: name.into(),
+            record_type: Some(record_type),
+            content: content.into(),
+            priority: None,
+            extra: Extra::new(),
+        }
+    }
 }
 
 /// A DNS record to create, or the new content of one to update (an update replaces

@@ -25,6 +25,7 @@ pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// Match on the variant for the kind of failure, or ask the helpers, in the manner of
 /// aws-sdk-rust's error metadata: [`is_not_found`](Error::is_not_found),
 /// [`is_auth`](Error::is_auth), [`is_retryable`](Error::is_retryable),
+/// [`is_timeout`](Error::is_timeout),
 /// [`is_outcome_unknown`](Error::is_outcome_unknown), [`status`](Error::status),
 /// [`service_error`](Error::service_error), [`call`](Error::call).
 ///
@@ -220,18 +221,31 @@ pub struct WaitError {
     pub waited: Duration,
 }
 
-/// The message shows the server's text (an error page's title, a message, a state)
+/// The message names the operation first when the error happened in a call
+/// (`getDnsRecord: the server answered 404 Not Found …`), so a logged `{e}` says which
+/// call failed; it shows the server's text (an error page's title, a message, a state)
 /// with its control characters escaped by [`escape_controls`], so printing an error
 /// cannot act on a terminal; the fields keep the text exactly.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut message = String::new();
-        self.write_message(&mut message)?;
-        f.write_str(&escape_controls(&message))
+        if let Some(operation) = self.operation() {
+            write!(f, "{operation}: ")?;
+        }
+        f.write_str(&self.message())
     }
 }
 
 impl Error {
+    /// The message without the operation in front: what `Display` shows after
+    /// `operation: `, escaped the same way. For a caller that shows the operation
+    /// elsewhere (or not at all, as the CLI does without `-v`).
+    pub fn message(&self) -> String {
+        let mut message = String::new();
+        // Writing to a String cannot fail.
+        let _ = self.write_message(&mut message);
+        escape_controls(&message).into_owned()
+    }
+
     /// The message, server text as it came.
     fn write_message(&self, f: &mut String) -> fmt::Result {
         use fmt::Write as _;
@@ -273,11 +287,15 @@ impl Error {
                     None => Ok(()),
                 }
             }
-            Self::OutcomeUnknown(e) => write!(
-                f,
-                "the change may have been applied (the answer was lost or unreadable: {})",
-                e.cause
-            ),
+            Self::OutcomeUnknown(e) => {
+                // The cause happened in the same call: its operation is named once, in
+                // front of the whole message.
+                f.write_str(
+                    "the change may have been applied (the answer was lost or unreadable: ",
+                )?;
+                e.cause.write_message(f)?;
+                f.write_str(")")
+            }
             Self::Paging(e) => write!(f, "cannot page through the list: {}", e.message),
             Self::WaitTimeout(e) => write!(
                 f,
@@ -345,6 +363,24 @@ impl Error {
         match self {
             Self::Transport(e) => e.cause.is_retryable(),
             Self::Status(e) => crate::transport::retry::is_retryable_status(e.status),
+            _ => false,
+        }
+    }
+
+    /// Whether no answer came in the time allowed: the client's request timeout
+    /// ([`ClientBuilder::timeout`](crate::ClientBuilder::timeout)) or its connect
+    /// timeout ran out ([`TransportCause::Timeout`], [`TransportCause::ConnectTimeout`]),
+    /// also when that left a write's outcome unknown. A waiter that gave up is not a
+    /// timeout of a call: match [`Error::WaitTimeout`] for that.
+    pub fn is_timeout(&self) -> bool {
+        match self {
+            Self::Transport(e) => {
+                matches!(
+                    e.cause,
+                    TransportCause::Timeout | TransportCause::ConnectTimeout
+                )
+            }
+            Self::OutcomeUnknown(e) => e.cause.is_timeout(),
             _ => false,
         }
     }
@@ -440,7 +476,7 @@ mod tests {
         );
         assert_eq!(
             error.to_string(),
-            "the server answered 404 Not Found: Not found (error code 404, correlation id x)"
+            "getBareMetal: the server answered 404 Not Found: Not found (error code 404, correlation id x)"
         );
         assert!(error.is_not_found());
         assert!(!error.is_retryable());
@@ -454,7 +490,7 @@ mod tests {
         let error = status(502, b"<html><title>Bad gateway</title></html>");
         assert_eq!(
             error.to_string(),
-            "the server answered 502 Bad Gateway with an HTML page (from a proxy?): Bad gateway"
+            "getBareMetal: the server answered 502 Bad Gateway with an HTML page (from a proxy?): Bad gateway"
         );
         assert!(error.is_retryable());
     }
@@ -467,7 +503,7 @@ mod tests {
         let shown = error.to_string();
         assert_eq!(
             shown,
-            "the server answered 400 Bad Request: \\x1b]0;pwned\\x07\\x1b[2J\\u{9b}1m\\u{202e}gnp.exe\\x08 (error code E\\x1b[2J)"
+            "getBareMetal: the server answered 400 Bad Request: \\x1b]0;pwned\\x07\\x1b[2J\\u{9b}1m\\u{202e}gnp.exe\\x08 (error code E\\x1b[2J)"
         );
         assert_eq!(
             error.service_error().and_then(|e| e.message.as_deref()),
@@ -509,10 +545,62 @@ mod tests {
                 .source()
                 .is_some_and(|s| s.to_string().contains("500"))
         );
+        assert_eq!(
+            error.to_string(),
+            "getBareMetal: the change may have been applied (the answer was lost or \
+             unreadable: the server answered 500 Internal Server Error)"
+        );
+    }
+
+    fn transport(cause: TransportCause) -> Error {
+        Error::Transport(Box::new(TransportError {
+            call: call(),
+            cause,
+            source: None,
+        }))
+    }
+
+    #[test]
+    fn a_timeout_is_a_call_that_got_no_answer_in_time() {
+        assert!(transport(TransportCause::Timeout).is_timeout());
+        assert!(transport(TransportCause::ConnectTimeout).is_timeout());
         assert!(
-            error
-                .to_string()
-                .starts_with("the change may have been applied")
+            transport(TransportCause::Timeout)
+                .outcome_unknown(call())
+                .is_timeout()
+        );
+        assert!(!transport(TransportCause::ConnectionRefused).is_timeout());
+        assert!(!status(504, b"").is_timeout());
+        let wait = Error::WaitTimeout(Box::new(WaitError {
+            what: "server 1".into(),
+            last_seen: "running".into(),
+            waited: Duration::from_secs(1),
+        }));
+        assert!(!wait.is_timeout(), "a waiter's deadline is WaitTimeout");
+        assert_eq!(
+            transport(TransportCause::Timeout).to_string(),
+            "getBareMetal: no answer within the time allowed"
+        );
+        assert_eq!(
+            transport(TransportCause::Timeout).message(),
+            "no answer within the time allowed"
+        );
+    }
+
+    #[test]
+    fn only_errors_of_a_call_name_an_operation() {
+        let invalid = Error::invalid("ttl", "is too small");
+        assert_eq!(invalid.to_string(), "invalid ttl: is too small");
+        let decode = Error::Decode(Box::new(DecodeError {
+            call: None,
+            path: "id".into(),
+            message: "expected a number".into(),
+            body_excerpt: String::new(),
+            source: None,
+        }));
+        assert_eq!(
+            decode.to_string(),
+            "cannot read the answer at `id`: expected a number"
         );
     }
 }

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::macros::open_enum;
 
@@ -109,6 +110,16 @@ impl Serialize for Extra {
     }
 }
 
+/// Reads the map as serialised. A value serialised redacted reads back as the text
+/// [`REDACTED`](crate::REDACTED), not as the secret: serialise inside
+/// [`expose_secrets`](crate::expose_secrets) to keep secret-looking values.
+impl<'de> Deserialize<'de> for Extra {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        BTreeMap::deserialize(deserializer).map(Self)
+    }
+}
+
+#[cfg(feature = "schema")]
 impl JsonSchema for Extra {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Extra".into()
@@ -124,16 +135,24 @@ impl JsonSchema for Extra {
 }
 
 /// An amount of money. The currency is given where the service gives one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Money {
     /// The amount, exact.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     #[serde(with = "rust_decimal::serde::str")]
     pub amount: Decimal,
     /// ISO 4217 code, when the service says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
+}
+
+impl Money {
+    /// An amount, in `currency` when one is known.
+    pub fn new(amount: Decimal, currency: Option<String>) -> Self {
+        Self { amount, currency }
+    }
 }
 
 open_enum! {
@@ -205,11 +224,12 @@ impl DataUnit {
 
 /// An amount of data with its unit, as the service states it ("1100.50 GB", "64GB",
 /// `{unit: "GB", amount: 64}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct DataSize {
     /// The amount in `unit`, exact.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     #[serde(with = "rust_decimal::serde::str")]
     pub amount: Decimal,
     /// The unit.
@@ -274,11 +294,12 @@ impl RateUnit {
 }
 
 /// A rate with its unit ("11 Mbps").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct BitRate {
     /// The amount in `unit`, exact.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     #[serde(with = "rust_decimal::serde::str")]
     pub amount: Decimal,
     /// The unit.
@@ -286,6 +307,11 @@ pub struct BitRate {
 }
 
 impl BitRate {
+    /// A rate.
+    pub fn new(amount: Decimal, unit: RateUnit) -> Self {
+        Self { amount, unit }
+    }
+
     /// The rate in bits per second, when the unit is known (and the product fits).
     pub fn bits_per_second(&self) -> Option<Decimal> {
         self.amount
@@ -306,7 +332,8 @@ open_enum! {
 
 /// A contract term: "1 year", "2 years", "3 year(s)", "12 months", or an integer number
 /// of years, each read as an amount and a unit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct ContractTerm {
     /// How many units.
@@ -316,6 +343,11 @@ pub struct ContractTerm {
 }
 
 impl ContractTerm {
+    /// A term of `amount` units.
+    pub fn new(amount: u32, unit: TermUnit) -> Self {
+        Self { amount, unit }
+    }
+
     /// The term in months, when the unit is known.
     pub fn months(&self) -> Option<u32> {
         match self.unit {

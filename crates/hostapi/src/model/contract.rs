@@ -3,8 +3,9 @@
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{ContractTerm, Extra};
 
@@ -12,13 +13,14 @@ use super::{ContractTerm, Extra};
 /// `serverHostingPack`). The wire repeats the server's or rack's id and name there;
 /// they are left out when they match the record's, and kept in `extra` when they do
 /// not.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct HostingContract {
     /// The customer's own reference.
     pub reference: Option<String>,
     /// The monthly price (bare metal's `serverPrice`; no currency given).
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     #[serde(with = "rust_decimal::serde::str_option")]
     pub monthly_price: Option<Decimal>,
     /// Contract start.
@@ -28,23 +30,24 @@ pub struct HostingContract {
     /// The contract term ("1 year", "3 year(s)", "12 months").
     pub term: Option<ContractTerm>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// A service level agreement: its name, and its monthly price where the view gives
 /// one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Sla {
     /// The agreement's name (e.g. `Basic - 24x7x24`).
     pub name: Option<String>,
     /// Its monthly price (no currency given).
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     #[serde(with = "rust_decimal::serde::str_option")]
     pub monthly_price: Option<Decimal>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

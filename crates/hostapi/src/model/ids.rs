@@ -176,7 +176,7 @@ fn is_bidi_control(c: char) -> bool {
 
 impl fmt::Display for IdRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.describe())
+        f.pad(self.describe())
     }
 }
 

@@ -7,10 +7,11 @@ use std::net::IpAddr;
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::model::macros::open_enum;
+use crate::model::macros::{constructor, open_enum};
 use crate::model::{Extra, PrivateRackId};
 
 open_enum! {
@@ -38,7 +39,8 @@ open_enum! {
 }
 
 /// An IP address and its settings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct IpAddress {
     /// The address.
@@ -61,30 +63,28 @@ pub struct IpAddress {
     /// What it costs, when the view says.
     pub billing: Option<IpBilling>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// An address with nothing else known about it (set the other fields as needed).
+    IpAddress(ip: IpAddr) {
+        visibility, reverse_dns, null_routed, server, private_rack_id, gateway, netmask,
+        billing, extra,
+    }
 }
 
 impl IpAddress {
     /// An address with nothing else known about it.
     pub(crate) fn bare(ip: IpAddr) -> Self {
-        Self {
-            ip,
-            visibility: None,
-            reverse_dns: None,
-            null_routed: None,
-            server: None,
-            private_rack_id: None,
-            gateway: None,
-            netmask: None,
-            billing: None,
-            extra: Extra::new(),
-        }
+        Self::new(ip)
     }
 }
 
 /// The server an IP is assigned to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct AssignedServer {
     /// The server's id.
@@ -96,11 +96,12 @@ pub struct AssignedServer {
 }
 
 /// What an IP costs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct IpBilling {
     /// The monthly price (no currency given).
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     #[serde(with = "rust_decimal::serde::str_option")]
     pub monthly_price: Option<Decimal>,
     /// Billing start.
@@ -108,7 +109,7 @@ pub struct IpBilling {
     /// Billing end; `None` while it runs on.
     pub end_date: Option<NaiveDate>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

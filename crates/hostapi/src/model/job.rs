@@ -1,11 +1,12 @@
 //! Asynchronous jobs: what power and reinstall calls answer.
 
 use chrono::{DateTime, FixedOffset};
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::common::Extra;
-use super::macros::{id_type, open_enum};
+use super::macros::{constructor, id_type, open_enum};
 
 id_type! {
     /// The id of an asynchronous job.
@@ -27,7 +28,8 @@ open_enum! {
 /// The v1 interface answers only the job's id; the cloud interface also gives its
 /// name, status and creation time. Neither offers a job endpoint: to wait for the
 /// outcome, watch the server's state (see the waiters on each resource).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Job {
     /// The job id.
@@ -42,6 +44,11 @@ pub struct Job {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<DateTime<FixedOffset>>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// A job known by its id only (set the other fields as needed).
+    Job(id: JobId) { name, status, created_at, extra }
 }

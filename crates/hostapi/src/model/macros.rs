@@ -11,7 +11,8 @@
 macro_rules! id_type {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(transparent)]
         pub struct $name(String);
 
@@ -57,9 +58,19 @@ macro_rules! id_type {
             }
         }
 
+        /// Reads the id as it serialises (text, or an integer as the wire sends some),
+        /// checked by its rule: an id that breaks it is an error, never a panic.
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = deserializer.deserialize_any($crate::model::macros::IdText)?;
+                <Self as $crate::model::WireId>::from_wire(text).map_err(serde::de::Error::custom)
+            }
+        }
+
+        /// Honours width, fill and alignment (`{:>8}`).
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(&self.0)
+                f.pad(&self.0)
             }
         }
 
@@ -101,8 +112,37 @@ macro_rules! id_type {
     };
 }
 
+/// The text of an id as it serialises: a string, or a non-negative integer (in
+/// decimal), the two shapes ids take.
+pub(crate) struct IdText;
+
+impl serde::de::Visitor<'_> for IdText {
+    type Value = String;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an id (a string or a non-negative integer)")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<String, E> {
+        Ok(value.to_owned())
+    }
+
+    fn visit_string<E: serde::de::Error>(self, value: String) -> Result<String, E> {
+        Ok(value)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<String, E> {
+        Ok(value.to_string())
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<String, E> {
+        // A negative number breaks every rule; the rule says so.
+        Ok(value.to_string())
+    }
+}
+
 /// A value of an open set that the documents do not name, as the service sent it
-/// (trimmed, in the letter case of its set: see the set's docs). It can only be made by
+/// (trimmed, in the letter case it came in). It can only be made by
 /// reading a value ([`FromStr`](std::str::FromStr) on the set), so a value the
 /// documents name is never unknown.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -122,7 +162,7 @@ impl Unrecognized {
 
 impl std::fmt::Display for Unrecognized {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.pad(&self.0)
     }
 }
 
@@ -130,11 +170,13 @@ impl std::fmt::Display for Unrecognized {
 /// value the server sends (kept, never an error).
 ///
 /// Each variant names its wire spelling (matched without regard to letter case) and
-/// the name it serialises as: `Running = "RUNNING" => "running"`. Every value of the set,
-/// known or unknown, serialises in one letter case: lower case, unless the set is
-/// declared `(upper)` (DNS record types, written upper case as DNS writes them). A set
-/// declared `(exact)` matches wire spellings in their exact letter case (units, where
-/// `Gb` and `GB` differ) and its serialised names in any.
+/// the name it serialises as: `Running = "RUNNING" => "running"`. An unknown value keeps
+/// the letter case it came in, and serialises so; it reads back (`Deserialize`,
+/// `FromStr`) into the same value. Two unknown values are equal when they differ in
+/// letter case only (as the set reads them), except in an `(exact)` set. A set declared `(upper)` (DNS record types) only says
+/// so in its schema: its known names are upper case. A set declared `(exact)` matches
+/// wire spellings in their exact letter case (units, where `Gb` and `GB` differ) and its
+/// serialised names in any.
 macro_rules! open_enum {
     (
         $(#[$meta:meta])*
@@ -143,7 +185,7 @@ macro_rules! open_enum {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[derive(Debug, Clone)]
         #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
@@ -165,10 +207,11 @@ macro_rules! open_enum {
                 $( if Self::wire_matches(trimmed, $wire) || trimmed.eq_ignore_ascii_case($snake) {
                     return Self::$variant;
                 } )+
-                Self::Unknown($crate::Unrecognized::new(open_enum!(@case $($mode)?, trimmed)))
+                Self::Unknown($crate::Unrecognized::new(trimmed.to_owned()))
             }
 
-            /// The value as the API spells it (an unknown value as read).
+            /// The value as the API spells it (an unknown value as read, in its letter
+            /// case).
             pub fn as_wire(&self) -> &str {
                 match self {
                     $( Self::$variant => $wire, )+
@@ -194,9 +237,34 @@ macro_rules! open_enum {
             pub const KNOWN: &'static [&'static str] = &[$($snake),+];
         }
 
+        /// Unknown values are equal when the set would read them as the same value:
+        /// without regard to letter case, unless the set is exact.
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                match (self, other) {
+                    (Self::Unknown(a), Self::Unknown(b)) => Self::wire_matches(a.as_str(), b.as_str()),
+                    (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+                }
+            }
+        }
+
+        impl Eq for $name {}
+
+        /// Agrees with `PartialEq`: an unknown value hashes in the letter case its set
+        /// compares in.
+        impl std::hash::Hash for $name {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                std::hash::Hash::hash(&std::mem::discriminant(self), state);
+                if let Self::Unknown(value) = self {
+                    open_enum!(@hash $($mode)?, value.as_str(), state);
+                }
+            }
+        }
+
+        /// The name it serialises as; honours width, fill and alignment (`{:<10}`).
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
+                f.pad(self.as_str())
             }
         }
 
@@ -214,6 +282,16 @@ macro_rules! open_enum {
             }
         }
 
+        /// Reads what `Serialize` writes (or a wire spelling), as
+        /// [`from_wire`](Self::from_wire) does: never an error for a string.
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+                Ok(Self::from_wire(&text))
+            }
+        }
+
+        #[cfg(feature = "schema")]
         impl schemars::JsonSchema for $name {
             fn schema_name() -> std::borrow::Cow<'static, str> {
                 stringify!($name).into()
@@ -228,16 +306,41 @@ macro_rules! open_enum {
             }
         }
     };
+    (@hash exact, $text:expr, $state:expr) => { std::hash::Hash::hash($text, $state) };
+    (@hash $($mode:ident)?, $text:expr, $state:expr) => {
+        for byte in $text.bytes() {
+            $state.write_u8(byte.to_ascii_lowercase());
+        }
+    };
     (@matches exact, $text:expr, $wire:expr) => { $text == $wire };
     (@matches $($mode:ident)?, $text:expr, $wire:expr) => { $text.eq_ignore_ascii_case($wire) };
-    (@case upper, $text:expr) => { $text.to_ascii_uppercase() };
-    (@case $($mode:ident)?, $text:expr) => { $text.to_ascii_lowercase() };
     (@describe upper) => {
-        "One of the named values, or any other value the service sends; every value in upper case."
+        "One of the named values (in upper case), or any other value the service sends, as it sent it."
     };
     (@describe $($mode:ident)?) => {
-        "One of the named values, or any other value the service sends; every value in lower case."
+        "One of the named values (in lower case), or any other value the service sends, as it sent it."
     };
 }
 
-pub(crate) use {id_type, open_enum};
+/// Declares `new(...)` for a model: the arguments are its required fields, and every
+/// other field, listed after them, starts empty (`None`, an empty list or map). The
+/// models are `#[non_exhaustive]`, so code outside the crate builds one with `new` and
+/// then sets the public fields it needs.
+macro_rules! constructor {
+    (
+        $(#[$doc:meta])*
+        $ty:ident ( $($arg:ident : $argty:ty),* $(,)? ) { $($field:ident),* $(,)? }
+    ) => {
+        impl $ty {
+            $(#[$doc])*
+            pub fn new($($arg: $argty),*) -> Self {
+                Self {
+                    $($arg,)*
+                    $($field: Default::default(),)*
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use {constructor, id_type, open_enum};

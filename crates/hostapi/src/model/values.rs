@@ -4,8 +4,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
 
@@ -19,7 +20,8 @@ use crate::Error;
 /// assert!("not a domain".parse::<hostapi::DomainName>().is_err());
 /// # Ok::<(), hostapi::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(transparent)]
 pub struct DomainName(String);
 
@@ -67,9 +69,19 @@ impl FromStr for DomainName {
     }
 }
 
+/// Honours width, fill and alignment (`{:<20}`).
 impl fmt::Display for DomainName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.pad(&self.0)
+    }
+}
+
+/// Reads the text as serialised, checked as one read from the service: a value that
+/// breaks the rule is an error.
+impl<'de> Deserialize<'de> for DomainName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        <Self as super::WireId>::from_wire(text).map_err(serde::de::Error::custom)
     }
 }
 
@@ -88,7 +100,8 @@ impl AsRef<str> for DomainName {
 /// assert_eq!(mac.to_string(), "00:1a:2b:3c:4d:5e");
 /// # Ok::<(), hostapi::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(transparent)]
 pub struct MacAddress(String);
 
@@ -166,15 +179,26 @@ impl FromStr for MacAddress {
     }
 }
 
+/// Honours width, fill and alignment (`{:<20}`).
 impl fmt::Display for MacAddress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.pad(&self.0)
+    }
+}
+
+/// Reads the text as serialised, checked as one read from the service: a value that
+/// breaks the rule is an error.
+impl<'de> Deserialize<'de> for MacAddress {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        <Self as super::WireId>::from_wire(text).map_err(serde::de::Error::custom)
     }
 }
 
 /// The user name of a credential (`root`, `admin`), checked when made from text to be
 /// one URL path segment.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(transparent)]
 pub struct Username(String);
 
@@ -218,9 +242,19 @@ impl FromStr for Username {
     }
 }
 
+/// Honours width, fill and alignment (`{:<20}`).
 impl fmt::Display for Username {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.pad(&self.0)
+    }
+}
+
+/// Reads the text as serialised, checked as one read from the service: a value that
+/// breaks the rule is an error.
+impl<'de> Deserialize<'de> for Username {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        <Self as super::WireId>::from_wire(text).map_err(serde::de::Error::custom)
     }
 }
 

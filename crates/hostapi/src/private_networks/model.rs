@@ -3,10 +3,11 @@
 use std::net::IpAddr;
 
 use chrono::{DateTime, FixedOffset};
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::model::macros::open_enum;
+use crate::model::macros::{constructor, open_enum};
 use crate::model::{BareMetalId, BitRate, Extra, PrivateNetworkId};
 
 /// A private network between bare metal servers.
@@ -14,7 +15,8 @@ use crate::model::{BareMetalId, BitRate, Extra, PrivateNetworkId};
 /// One shape for both views: the list gives the counts and timestamps and no members
 /// (`members` is `None`), the single view gives the members and no counts or
 /// timestamps.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PrivateNetwork {
     /// The network's id.
@@ -33,8 +35,13 @@ pub struct PrivateNetwork {
     /// give them.
     pub members: Option<Vec<PrivateNetworkMember>>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+constructor! {
+    /// A network known by its id only (set the other fields as needed).
+    PrivateNetwork(id: PrivateNetworkId) { name, server_count, customer_number, created_at, updated_at, members, extra }
 }
 
 impl PrivateNetwork {
@@ -60,7 +67,8 @@ open_enum! {
 }
 
 /// A bare metal server in a private network.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PrivateNetworkMember {
     /// The server's id (an integer or a string on the wire).
@@ -83,12 +91,13 @@ pub struct PrivateNetworkMember {
     /// a number with a unit (`"1 Gbps"`) as stated.
     pub port_speed: Option<BitRate>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// The answer of creating a private network.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct CreatedPrivateNetwork {
     /// The new network's id.
@@ -96,18 +105,19 @@ pub struct CreatedPrivateNetwork {
     /// What the service said.
     pub message: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// What the service answers when it deletes a private network.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct DeletedPrivateNetwork {
     /// The service's message, when it sends one.
     pub message: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

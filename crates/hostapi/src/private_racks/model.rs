@@ -1,8 +1,10 @@
 //! Private racks as the facade presents them.
 
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use crate::model::macros::constructor;
 use crate::model::{Extra, HostingContract, PrivateRackId, Sla};
 
 /// A private rack.
@@ -11,7 +13,8 @@ use crate::model::{Extra, HostingContract, PrivateRackId, Sla};
 /// from [`PrivateRacks::list`](crate::PrivateRacks::list) has `name`, `location`,
 /// `contract` and `sla` empty; [`PrivateRacks::get`](crate::PrivateRacks::get) fills
 /// them (the id is an integer there; both become a [`PrivateRackId`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct PrivateRack {
     /// The rack's id.
@@ -25,12 +28,18 @@ pub struct PrivateRack {
     /// The service level agreement.
     pub sla: Option<Sla>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
+constructor! {
+    /// A rack known by its id only, as the list gives one (set the other fields as needed).
+    PrivateRack(id: PrivateRackId) { name, location, contract, sla, extra }
+}
+
 /// Where a private rack stands.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct RackLocation {
     /// The site (data centre).
@@ -40,7 +49,7 @@ pub struct RackLocation {
     /// The cabinet.
     pub cabinet: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -51,7 +60,8 @@ crate::read::shapes::has_extra!(PrivateRack);
 /// The API does not document the fields of this record, so the facade does not
 /// interpret it: it is the JSON the service sent, as sent, behind a type of its own.
 /// Read it with [`as_json`](Self::as_json) or [`into_json`](Self::into_json).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(transparent)]
 pub struct RackNetworkUsage(serde_json::Value);
 

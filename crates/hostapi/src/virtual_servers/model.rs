@@ -1,10 +1,11 @@
 //! The v1 virtual server as the facade presents it.
 
 use chrono::{NaiveDate, NaiveDateTime};
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::model::macros::{id_type, open_enum};
+use crate::model::macros::{constructor, id_type, open_enum};
 use crate::model::{ContractTerm, DataSize, Extra, IpAddress, MacAddress, Sla};
 
 id_type! {
@@ -26,7 +27,8 @@ open_enum! {
 ///
 /// Its nested parts (platform, agreement, contract) are boxed: a list holds every
 /// record at once, and a record without them then takes 304 bytes rather than 576.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct VirtualServer {
     /// The server's id.
@@ -56,12 +58,18 @@ pub struct VirtualServer {
     /// Contract and billing details.
     pub administrative: Option<Box<AdministrativeInfo>>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
+constructor! {
+    /// A server known by its id only (set the other fields as needed).
+    VirtualServer(id: VirtualServerId) { name, reference, state, template, platform, attached_iso, mac_address, sla, data_traffic_pack, data_traffic_limit, ips, administrative, extra }
+}
+
 /// The platform a virtual server runs on (the wire's `type`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct Platform {
     /// The platform's id (sent as `id` or `Id`).
@@ -69,12 +77,13 @@ pub struct Platform {
     /// The platform's name.
     pub name: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
 /// Contract and billing details of a v1 virtual server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[non_exhaustive]
 pub struct AdministrativeInfo {
     /// The customer number.
@@ -92,7 +101,7 @@ pub struct AdministrativeInfo {
     /// The order number.
     pub order_number: Option<String>,
     /// Fields the model does not name.
-    #[serde(skip_serializing_if = "Extra::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
