@@ -669,7 +669,11 @@ impl CdnSync {
             });
         }
         let plan = fresh;
-        options.check_thresholds(current.origins.len(), plan.origin_updates(), 0, "origins")?;
+        if !options.force {
+            let existing = current.origins.len();
+            let updates = plan.origin_updates();
+            options.thresholds.check(existing, updates, 0, "origins")?;
+        }
         let mut report = ApplyReport {
             changes: Vec::new(),
             ttl: None,
@@ -1049,5 +1053,143 @@ impl FileAcl {
             zones: pgd(&acl.zones),
             ftplog: pgd(&acl.ftplog),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn origin(id: &str, label: &str, refresh: u64) -> OriginConfig {
+        let mut origin = OriginConfig::new(label, format!("https://{label}.example"));
+        origin.id = Some(id.parse().unwrap());
+        origin.refresh_every_seconds = Some(refresh);
+        origin
+    }
+
+    fn service(origins: Vec<OriginConfig>) -> CdnConfig {
+        CdnConfig {
+            origins,
+            acl: None,
+            skipped: Vec::new(),
+        }
+    }
+
+    fn yaml(text: &str) -> Result<CdnConfig, FileError> {
+        CdnConfig::from_text(text, "cdn.yaml", FileFormat::Yaml)
+    }
+
+    #[test]
+    fn an_update_names_only_the_fields_that_change() {
+        let current = service(vec![origin("101", "api", 86400)]);
+        let mut wanted = OriginConfig::new("api", "https://api.example");
+        wanted.refresh_every_seconds = Some(3600);
+        wanted.cache_key = Some("$uri".to_owned());
+        wanted.basic_auth_password = Some(Secret::new("hunter2".to_owned()));
+        let plan = plan_cdn(&current, &service(vec![wanted])).unwrap();
+        let lines = plan.diff_lines();
+        assert_eq!(
+            lines,
+            vec![(
+                Action::Update,
+                "origin api: refresh_every_seconds 86400 -> 3600, cache_key (unset) -> $uri, \
+                 basic_auth_password (secret) changes"
+                    .to_owned()
+            )]
+        );
+        assert!(!format!("{lines:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn an_acl_change_lists_the_permissions_added_and_taken_away() {
+        let mut have = Acl::default();
+        have.customers.get = true;
+        have.content.get = true;
+        let mut wanted = Acl::default();
+        wanted.content.get = true;
+        wanted.content.delete = true;
+        let plan = plan_cdn(
+            &CdnConfig {
+                acl: Some(have),
+                ..service(Vec::new())
+            },
+            &CdnConfig {
+                acl: Some(wanted),
+                ..service(Vec::new())
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            plan.diff_lines(),
+            vec![(
+                Action::Update,
+                "acl: + content.delete, - customers.get".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn repeated_labels_are_told_apart_by_id() {
+        let current = service(vec![
+            origin("101", "assets", 60),
+            origin("102", "assets", 60),
+        ]);
+        // An export writes the ids of the two, and reads back into an empty plan.
+        let text = current.to_text(FileFormat::Yaml).unwrap();
+        assert!(
+            text.contains("id: '101'") && text.contains("id: '102'"),
+            "{text}"
+        );
+        let back = yaml(&text).unwrap();
+        assert!(plan_cdn(&current, &back).unwrap().is_empty());
+        // By id, the second one changes (and may be renamed).
+        let wanted = yaml(
+            "origins:\n- id: '102'\n  label: static\n  url: https://assets.example\n  \
+             refresh_every_seconds: 30\n",
+        )
+        .unwrap();
+        let lines = plan_cdn(&current, &wanted).unwrap().diff_lines();
+        assert_eq!(
+            lines[0].1,
+            "origin assets: label assets -> static, refresh_every_seconds 60 -> 30"
+        );
+        // Without an id the label is ambiguous: refused, naming both ids.
+        let bare = yaml("origins:\n- label: assets\n  url: https://assets.example\n").unwrap();
+        let error = plan_cdn(&current, &bare).unwrap_err().to_string();
+        assert!(error.contains("ids 101, 102"), "{error}");
+        // An id the service does not have is refused.
+        let stray = yaml("origins:\n- id: '9'\n  label: x\n  url: https://x.example\n").unwrap();
+        let error = plan_cdn(&current, &stray).unwrap_err().to_string();
+        assert!(error.contains("id 9"), "{error}");
+    }
+
+    #[test]
+    fn a_repeated_label_is_refused_at_its_own_line() {
+        let mut text = String::from("origins:\n");
+        for label in ["www", "assets", "media", "api", "assets"] {
+            text.push_str(&format!(
+                "- label: {label}\n  url: https://{label}.example\n  refresh_every_seconds: 60\n"
+            ));
+        }
+        let error = yaml(&text).unwrap_err();
+        assert_eq!(error.line, Some(14), "{error}");
+        assert_eq!(error.field.as_deref(), Some("origins[4].label"), "{error}");
+        assert!(error.message.contains("origins[1]"), "{error}");
+
+        let mut toml = String::new();
+        for label in ["www", "assets", "assets"] {
+            toml.push_str(&format!(
+                "[[origins]]\nlabel = \"{label}\"\nurl = \"https://{label}.example\"\n\n"
+            ));
+        }
+        let error = CdnConfig::from_text(&toml, "cdn.toml", FileFormat::Toml).unwrap_err();
+        assert_eq!(error.line, Some(9), "{error}");
+        // With ids, two origins may share a label.
+        let with_ids = "origins:\n- id: '1'\n  label: a\n  url: https://a.example\n\
+                        - id: '2'\n  label: a\n  url: https://b.example\n";
+        assert_eq!(yaml(with_ids).unwrap().origins.len(), 2);
+        let same_id = "origins:\n- id: '1'\n  label: a\n  url: https://a.example\n\
+                       - id: '1'\n  label: b\n  url: https://b.example\n";
+        assert!(yaml(same_id).unwrap_err().to_string().contains("id: 1"));
     }
 }

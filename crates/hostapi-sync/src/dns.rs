@@ -597,12 +597,13 @@ impl DnsSync {
             });
         }
         let plan = fresh;
-        options.check_thresholds(
-            current.records.len(),
-            plan.update.len(),
-            plan.delete.len(),
-            "records",
-        )?;
+        if !options.force {
+            let existing = current.records.len();
+            let (updates, deletes) = (plan.update.len(), plan.delete.len());
+            options
+                .thresholds
+                .check(existing, updates, deletes, "records")?;
+        }
         let mut report = ApplyReport {
             changes: Vec::new(),
             ttl: None,

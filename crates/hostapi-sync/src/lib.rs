@@ -361,6 +361,41 @@ pub struct Change<T> {
     pub after: Option<T>,
 }
 
+/// What every plan answers, DNS or CDN: a program that shows or checks plans of both
+/// kinds handles them through this.
+pub trait Plan: Serialize {
+    /// The number of writes the plan makes.
+    fn len(&self) -> usize;
+
+    /// Whether the service already holds the desired state.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The changes as a diff, one line each, with their kind.
+    fn diff_lines(&self) -> Vec<(Action, String)>;
+}
+
+impl Plan for DnsPlan {
+    fn len(&self) -> usize {
+        DnsPlan::len(self)
+    }
+
+    fn diff_lines(&self) -> Vec<(Action, String)> {
+        DnsPlan::diff_lines(self)
+    }
+}
+
+impl Plan for CdnPlan {
+    fn len(&self) -> usize {
+        CdnPlan::len(self)
+    }
+
+    fn diff_lines(&self) -> Vec<(Action, String)> {
+        CdnPlan::diff_lines(self)
+    }
+}
+
 /// What became of one write.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
@@ -497,21 +532,6 @@ impl ApplyOptions {
         self
     }
 
-    /// The thresholds' check of a plan about to be applied: nothing to check when
-    /// [`force`](Self::force)d.
-    pub(crate) fn check_thresholds(
-        &self,
-        existing: usize,
-        updates: usize,
-        deletes: usize,
-        what: &'static str,
-    ) -> Result<(), SyncError> {
-        if self.force {
-            return Ok(());
-        }
-        self.thresholds.check(existing, updates, deletes, what)
-    }
-
     /// Sends no write.
     pub fn dry_run(mut self, dry_run: bool) -> Self {
         self.dry_run = dry_run;
@@ -645,4 +665,73 @@ pub(crate) fn column_of(text: &str, offset: usize) -> usize {
     }
     let start = text[..end].rfind('\n').map_or(0, |at| at + 1);
     text[start..end].chars().count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(result: Result<(), SyncError>) -> Option<(Action, usize)> {
+        match result {
+            Ok(()) => None,
+            Err(SyncError::TooManyChanges { action, count, .. }) => Some((action, count)),
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn thresholds_refuse_more_than_the_share_as_octodns_does() {
+        let defaults = Thresholds::default();
+        // Exactly 30 % passes (octoDNS compares with `>`), one more is refused.
+        assert_eq!(refused(defaults.check(10, 3, 3, "records")), None);
+        assert_eq!(
+            refused(defaults.check(10, 0, 4, "records")),
+            Some((Action::Delete, 4))
+        );
+        assert_eq!(
+            refused(defaults.check(10, 4, 0, "records")),
+            Some((Action::Update, 4))
+        );
+        // Updates are checked first, as octoDNS does.
+        assert_eq!(
+            refused(defaults.check(30, 26, 26, "records")),
+            Some((Action::Update, 26))
+        );
+        // Below the minimum, anything goes; at it, the rule holds.
+        assert_eq!(refused(defaults.check(9, 9, 9, "records")), None);
+        assert_eq!(refused(defaults.check(0, 0, 0, "records")), None);
+        // Configurable: a lower minimum and a higher share.
+        let loose = Thresholds {
+            max_update_percent: 90.0,
+            max_delete_percent: 50.0,
+            min_existing: 2,
+        };
+        assert_eq!(refused(loose.check(4, 3, 2, "origins")), None);
+        assert_eq!(
+            refused(loose.check(4, 0, 3, "origins")),
+            Some((Action::Delete, 3))
+        );
+        // A percentage that is no number refuses rather than lets everything through.
+        let broken = Thresholds {
+            max_update_percent: f64::NAN,
+            ..Thresholds::default()
+        };
+        assert_eq!(
+            refused(broken.check(10, 1, 0, "records")),
+            Some((Action::Update, 1))
+        );
+    }
+
+    #[test]
+    fn a_refusal_names_the_counts() {
+        let error = Thresholds::default()
+            .check(30, 0, 26, "records")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            "refused: the plan would delete 26 of the 30 records (86.7 %), more than the 30 % \
+             allowed when 10 or more exist: nothing was written"
+        );
+    }
 }

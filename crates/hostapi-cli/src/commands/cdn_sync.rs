@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use hostapi_sync::{
-    Action, ApplyOptions, ApplyReport, CdnConfig, CdnItem, CdnPlan, CdnSync, FileFormat, SyncError,
+    ApplyOptions, ApplyReport, CdnConfig, CdnItem, CdnPlan, CdnSync, FileFormat, SyncError,
     Thresholds,
 };
 
@@ -117,14 +117,6 @@ impl Target for Cdn<'_> {
         options: &ApplyOptions,
     ) -> Result<ApplyReport<CdnItem>, SyncError> {
         self.sync.apply(plan, options).await
-    }
-
-    fn len(plan: &CdnPlan) -> usize {
-        plan.len()
-    }
-
-    fn diff(plan: &CdnPlan) -> Vec<(Action, String)> {
-        plan.diff_lines()
     }
 
     fn summary(plan: &CdnPlan) {

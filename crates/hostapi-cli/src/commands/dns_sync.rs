@@ -9,7 +9,7 @@ use clap::Args;
 use hostapi::DomainName;
 use hostapi_sync::{
     Action, ApplyOptions, ApplyReport, DnsPlan, DnsPlanOptions, DnsSync, DnsZone, FileError,
-    FileFormat, Outcome, SyncError, Thresholds,
+    FileFormat, Outcome, Plan, SyncError, Thresholds,
 };
 
 use super::{Context, parse_id};
@@ -240,7 +240,7 @@ pub(crate) struct Planned<P> {
 /// one flow ([`plan_flow`], [`apply_flow`]) serves both.
 pub(crate) trait Target {
     /// The kind's plan.
-    type Plan: serde::Serialize;
+    type Plan: Plan;
     /// What the kind's apply reports on.
     type Item: serde::Serialize;
 
@@ -256,10 +256,6 @@ pub(crate) trait Target {
         plan: &Self::Plan,
         options: &ApplyOptions,
     ) -> Result<ApplyReport<Self::Item>, SyncError>;
-    /// The number of writes of a plan.
-    fn len(plan: &Self::Plan) -> usize;
-    /// The plan's diff lines.
-    fn diff(plan: &Self::Plan) -> Vec<(Action, String)>;
     /// Tells on stderr what the plan does and what it leaves.
     fn summary(plan: &Self::Plan);
     /// The plan against the safety thresholds (as the apply checks it again).
@@ -278,10 +274,10 @@ pub(crate) async fn plan_flow<T: Target>(
     if out.is_json() {
         println!("{}", untrusted::json_text(out.to_json(&plan)?.to_string()));
     } else {
-        print_diff(out, &T::diff(&plan), false);
+        print_diff(out, &plan.diff_lines(), false);
     }
     T::summary(&plan);
-    let changes = T::len(&plan);
+    let changes = plan.len();
     if check.expect_no_changes && changes > 0 {
         return Err(Failure::new(
             CHANGES,
@@ -306,9 +302,9 @@ pub(crate) async fn apply_flow<T: Target>(
 ) -> Result<(), Failure> {
     let out = &context.printer;
     let planned = target.plan().await.map_err(sync_failure)?;
-    print_diff(out, &T::diff(&planned.plan), out.is_json());
+    print_diff(out, &planned.plan.diff_lines(), out.is_json());
     T::summary(&planned.plan);
-    let changes = T::len(&planned.plan);
+    let changes = planned.plan.len();
     let name = target.name();
     let file = target.file().display();
     if changes == 0 {
@@ -340,9 +336,9 @@ pub(crate) async fn apply_flow<T: Target>(
     }
     report_outcome(&report)?;
     let Planned { plan: check, .. } = target.plan().await.map_err(sync_failure)?;
-    let left = T::len(&check);
+    let left = check.len();
     if left > 0 {
-        print_diff(out, &T::diff(&check), true);
+        print_diff(out, &check.diff_lines(), true);
         return Err(Failure::new(
             PARTIAL,
             format!("{name} does not match {file} after the apply: {left} change(s) still needed"),
@@ -464,14 +460,6 @@ impl Target for Dns<'_> {
         options: &ApplyOptions,
     ) -> Result<ApplyReport<Self::Item>, SyncError> {
         self.sync.apply(plan, options).await
-    }
-
-    fn len(plan: &DnsPlan) -> usize {
-        plan.len()
-    }
-
-    fn diff(plan: &DnsPlan) -> Vec<(Action, String)> {
-        plan.diff_lines()
     }
 
     fn summary(plan: &DnsPlan) {
