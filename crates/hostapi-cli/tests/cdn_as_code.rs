@@ -6,20 +6,11 @@ mod common;
 
 use std::path::Path;
 
-use common::{Run, TempDir, run_in};
+use common::{Run, TempDir, run_in, sandbox_at, write_file};
 
-/// `hostapi --sandbox <args>` in `home`, whose sandbox remembers between runs.
+/// `hostapi --sandbox --yes -o table <args>` in `home`, whose sandbox remembers.
 fn sandbox_in(home: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["--sandbox", "--yes", "-o", "table"];
-    all.extend_from_slice(args);
-    let state = home.join("sandbox.json").display().to_string();
-    run_in(home, &all, &[("HOSTAPI_SANDBOX_STATE", &state)])
-}
-
-fn write(home: &Path, name: &str, text: &str) -> String {
-    let path = home.join(name);
-    std::fs::write(&path, text).expect("write");
-    path.display().to_string()
+    sandbox_at(home, &[&["--yes", "-o", "table"][..], args].concat())
 }
 
 /// The exported file with every `refresh_every_seconds: 86400` of the first `count`
@@ -36,11 +27,11 @@ fn refreshed(exported: &str, count: usize) -> String {
 fn a_cdn_plan_names_what_changes_and_drift_fails_the_check() {
     let home = TempDir::new("cdn-drift");
     let exported = sandbox_in(home.path(), &["cdn", "export"]).ok().stdout;
-    let file = write(home.path(), "cdn.yaml", &exported);
+    let file = write_file(home.path(), "cdn.yaml", &exported);
     sandbox_in(home.path(), &["cdn", "plan", &file, "--expect-no-changes"]).ok();
 
     let edited = refreshed(&exported, 1).replacen("    delete: true", "    delete: false", 1);
-    write(home.path(), "cdn.yaml", &edited);
+    write_file(home.path(), "cdn.yaml", &edited);
     let run = sandbox_in(home.path(), &["cdn", "plan", &file, "--expect-no-changes"]).code(8);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
@@ -64,7 +55,7 @@ fn updating_most_origins_is_refused_unless_forced() {
     let origins = exported.matches("- label:").count();
     let changed = refreshed(&exported, origins);
     assert!(origins >= 3, "{exported}");
-    let file = write(home.path(), "cdn.yaml", &changed);
+    let file = write_file(home.path(), "cdn.yaml", &changed);
     let apply = ["cdn", "apply", &file, "--min-existing", "2"];
     let run = sandbox_in(home.path(), &apply).code(9);
     assert!(
@@ -131,7 +122,7 @@ fn origins_that_share_a_label_are_told_apart_by_id() {
     let exported = sandbox_in(home.path(), &["cdn", "export"]).ok().stdout;
     assert_eq!(exported.matches("label: assets").count(), 2, "{exported}");
     assert_eq!(exported.matches("- id: ").count(), 2, "{exported}");
-    let file = write(home.path(), "cdn.yaml", &exported);
+    let file = write_file(home.path(), "cdn.yaml", &exported);
     sandbox_in(home.path(), &["cdn", "plan", &file, "--expect-no-changes"]).ok();
 
     // Without the ids the file is refused at the second origin's own line.
@@ -155,7 +146,7 @@ fn origins_that_share_a_label_are_told_apart_by_id() {
         .nth(1)
         .map(|(at, _)| at + 1)
         .expect("two assets");
-    let file = write(home.path(), "bare.yaml", &bare);
+    let file = write_file(home.path(), "bare.yaml", &bare);
     let run = sandbox_in(home.path(), &["cdn", "plan", &file]).code(2);
     assert!(
         run.stderr.contains(&format!("bare.yaml:{second}:")),

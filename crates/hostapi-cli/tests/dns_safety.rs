@@ -7,20 +7,15 @@ mod common;
 
 use std::path::Path;
 
-use common::{Run, TempDir, run_in};
+use common::{Run, TempDir, sandbox_at, write_file};
 
-/// `hostapi --sandbox --yes <args>` in `home`, whose sandbox remembers between runs.
+/// `hostapi --sandbox --yes -o table <args>` in `home`, whose sandbox remembers.
 fn sandbox_in(home: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["--sandbox", "--yes", "-o", "table"];
-    all.extend_from_slice(args);
-    let state = home.join("sandbox.json").display().to_string();
-    run_in(home, &all, &[("HOSTAPI_SANDBOX_STATE", &state)])
+    sandbox_at(home, &[&["--yes", "-o", "table"][..], args].concat())
 }
 
 fn records(home: &Path) -> usize {
-    let all = ["--sandbox", "-o", "json", "dns", "list", "acme-1.com"];
-    let state = home.join("sandbox.json").display().to_string();
-    run_in(home, &all, &[("HOSTAPI_SANDBOX_STATE", &state)])
+    sandbox_at(home, &["-o", "json", "dns", "list", "acme-1.com"])
         .ok()
         .json()
         .as_array()
@@ -34,9 +29,7 @@ fn hosts(home: &Path, count: usize) -> String {
     for i in 0..count {
         text.push_str(&format!("- name: h{i}\n  type: A\n  value: 192.0.2.{i}\n"));
     }
-    let path = home.join(format!("hosts-{count}.yaml"));
-    std::fs::write(&path, text).expect("write");
-    path.display().to_string()
+    write_file(home, &format!("hosts-{count}.yaml"), &text)
 }
 
 #[test]

@@ -6,10 +6,10 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Stdio;
-use std::time::{Duration, Instant};
 
-use common::{LiveSim, Run, TempDir, command, line_scaled, run_in, sandbox};
+use common::{
+    LiveSim, Run, TempDir, interrupt_a_wait, line_scaled, run_in, sandbox, sandbox_at, write_file,
+};
 use hostapi_sim::{FaultConfig, FaultKind, FaultRule, FaultWeights, Sim, SimConfig};
 
 /// The rows of the README's exit-code table: code and meaning.
@@ -90,20 +90,6 @@ fn failing(kind: FaultKind) -> LiveSim {
     }))
 }
 
-/// `hostapi --sandbox <args>` in `home`, whose sandbox remembers between runs.
-fn sandbox_in(home: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["--sandbox"];
-    all.extend_from_slice(args);
-    let state = home.join("sandbox.json").display().to_string();
-    run_in(home, &all, &[("HOSTAPI_SANDBOX_STATE", &state)])
-}
-
-fn write(home: &Path, name: &str, text: &str) -> String {
-    let path = home.join(name);
-    std::fs::write(&path, text).expect("write");
-    path.display().to_string()
-}
-
 /// 7: one of two creates refused by the service, the other applied.
 fn partial_apply() -> Run {
     let live = LiveSim::start(SimConfig::default());
@@ -117,7 +103,7 @@ fn partial_apply() -> Run {
         }])
         .expect("fault rule");
     let home = TempDir::new("partial");
-    let file = write(
+    let file = write_file(
         home.path(),
         "two.yaml",
         "records:\n- name: one\n  type: A\n  value: 192.0.2.1\n\
@@ -156,16 +142,16 @@ fn partial_apply() -> Run {
 /// 8 on drift, 0 without: `dns plan --expect-no-changes`.
 fn drift() -> Run {
     let home = TempDir::new("drift");
-    let exported = sandbox_in(home.path(), &["dns", "export", "acme-1.com"]).ok();
-    let file = write(home.path(), "acme.zone", &exported.stdout);
+    let exported = sandbox_at(home.path(), &["dns", "export", "acme-1.com"]).ok();
+    let file = write_file(home.path(), "acme.zone", &exported.stdout);
     let plan = ["dns", "plan", "acme-1.com", &file, "--expect-no-changes"];
-    sandbox_in(home.path(), &plan).ok();
-    write(
+    sandbox_at(home.path(), &plan).ok();
+    write_file(
         home.path(),
         "acme.zone",
         &format!("{}extra.acme-1.com. 300 IN A 192.0.2.9\n", exported.stdout),
     );
-    let run = sandbox_in(
+    let run = sandbox_at(
         home.path(),
         &["-o", "table"].into_iter().chain(plan).collect::<Vec<_>>(),
     );
@@ -176,13 +162,13 @@ fn drift() -> Run {
 /// 9: a prune of most of a zone, refused before any write; `--force` applies it.
 fn refused_prune() -> Run {
     let home = TempDir::new("prune");
-    let file = write(
+    let file = write_file(
         home.path(),
         "www.yaml",
         "records:\n- name: www\n  type: CNAME\n  value: acme-1.com\n",
     );
     let count = |home: &Path| {
-        sandbox_in(home, &["-o", "json", "dns", "list", "acme-1.com"])
+        sandbox_at(home, &["-o", "json", "dns", "list", "acme-1.com"])
             .ok()
             .json()
             .as_array()
@@ -201,7 +187,7 @@ fn refused_prune() -> Run {
         "--min-existing",
         "3",
     ];
-    let run = sandbox_in(home.path(), &apply);
+    let run = sandbox_at(home.path(), &apply);
     assert!(
         run.stderr.contains("refused: the plan would delete"),
         "{}",
@@ -210,50 +196,9 @@ fn refused_prune() -> Run {
     assert!(run.stderr.contains("--force"), "{}", run.stderr);
     assert_eq!(count(home.path()), before, "nothing was deleted");
     let forced = [&apply[..], &["--force"]].concat();
-    let forced = sandbox_in(home.path(), &forced).ok();
+    let forced = sandbox_at(home.path(), &forced).ok();
     assert_eq!(count(home.path()), 1, "only www is left: {}", forced.stderr);
     run
-}
-
-/// 130: Ctrl-C during a wait.
-fn interrupted() -> i32 {
-    let home = TempDir::new("interrupt");
-    let mut run = command(home.path());
-    run.env(common::TIME_SCALE_VAR, "1")
-        .args("--sandbox bare-metal install 20001 --os 9 --yes --wait".split_whitespace())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let mut child = run.spawn().expect("starts");
-    let stderr = child.stderr.take().expect("stderr");
-    let (lines, seen) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
-            let _ = lines.send(line.unwrap_or_default());
-        }
-    });
-    while !seen
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the wait begins")
-        .starts_with("waiting for installation")
-    {}
-    // A moment more for the Ctrl-C handler to be in place.
-    std::thread::sleep(Duration::from_millis(200));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            return status.code().unwrap_or(-1);
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "Ctrl-C did not stop the wait"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 #[test]
@@ -306,7 +251,7 @@ fn every_code_in_the_table_is_what_a_command_exits_with() {
     let run = refused_prune();
     check(9, "a prune over the threshold", run.code, Some(&run));
 
-    check(130, "Ctrl-C", interrupted(), None);
+    check(130, "Ctrl-C", interrupt_a_wait(home.path()).0, None);
 
     let documented: Vec<i32> = table.keys().copied().collect();
     let seen: Vec<i32> = produced.keys().copied().collect();
