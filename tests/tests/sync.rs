@@ -350,7 +350,7 @@ async fn a_plan_is_refused_when_the_state_changed_under_it_unless_forced() {
     }
     assert_eq!(writes(&sim), before, "nothing written");
     let report = sync
-        .apply(&plan, &ApplyOptions::new().force(true))
+        .apply(&plan, &ApplyOptions::new().replan(true).force(true))
         .await
         .expect("forced");
     assert!(report.all_applied());

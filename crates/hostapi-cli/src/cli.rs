@@ -8,18 +8,23 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::commands;
 
 /// What the exit codes mean; shown under `hostapi --help` (a macro, so `concat!` can
-/// join it to the examples).
+/// join it to the examples). The README's table says the same, word for word (the
+/// test `exit_codes` holds them together and runs a command for each code).
 macro_rules! exit_codes {
     () => {
         "Exit codes:
   0   success
-  1   the API or the network failed (server error, bad answer, timeout); nothing changed
-  2   usage: a bad flag or argument (nothing was sent)
+  1   the API, the network or a local file failed; no change was applied
+  2   usage or configuration: a bad flag, argument or file; nothing was written
   3   authentication: missing or refused credentials
   4   not found
   5   a wait ended without reaching its goal (deadline, or a failed state)
-  6   outcome unknown: the answer to a change was lost, so the change may have been
-      applied; check before repeating it
+  6   outcome unknown: the answer to a change was lost, so it may have been applied;
+      check before repeating it
+  7   partial: an apply applied some changes and not others (`plan` shows what is left)
+  8   drift: `plan --expect-no-changes` found changes to make
+  9   refused: an apply's plan is stale or over the safety threshold; nothing was
+      written
   130 interrupted (Ctrl-C)"
     };
 }

@@ -17,6 +17,14 @@ pub(crate) const NOT_FOUND: u8 = 4;
 pub(crate) const WAIT: u8 = 5;
 /// A write whose answer was lost: the change may have been applied.
 pub(crate) const OUTCOME_UNKNOWN: u8 = 6;
+/// Some changes were applied and others not (a partial apply), or an apply's
+/// read-back found the service still not matching the file.
+pub(crate) const PARTIAL: u8 = 7;
+/// `plan --expect-no-changes` found changes to make (drift).
+pub(crate) const CHANGES: u8 = 8;
+/// An apply refused before any write: the plan is stale, or it updates or deletes
+/// more than the safety thresholds allow.
+pub(crate) const REFUSED: u8 = 9;
 /// Interrupted by Ctrl-C.
 pub(crate) const INTERRUPTED: u8 = 130;
 

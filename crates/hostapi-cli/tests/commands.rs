@@ -5,7 +5,6 @@
 mod common;
 
 use std::process::Stdio;
-use std::time::{Duration, Instant};
 
 use common::{TempDir, command, line_in, par_map, sandbox_line, slug};
 
@@ -212,53 +211,8 @@ fn a_wait_that_runs_out_of_time_exits_5() {
 #[test]
 fn ctrl_c_stops_a_wait_with_exit_130() {
     let home = TempDir::new("interrupt");
-    let mut run = command(home.path());
-    run.env(common::TIME_SCALE_VAR, "1")
-        .args("--sandbox bare-metal install 20001 --os 9 --yes --wait".split_whitespace())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = run.spawn().expect("starts");
-    // Wait for the wait to begin (its line on stderr), and a moment more for its
-    // Ctrl-C handler to be in place.
-    let stderr = child.stderr.take().unwrap();
-    let (lines, seen) = std::sync::mpsc::channel();
-    let reader = std::thread::spawn(move || {
-        let mut all = String::new();
-        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
-            let line = line.unwrap_or_default();
-            let _ = lines.send(line.clone());
-            all.push_str(&line);
-            all.push('\n');
-        }
-        all
-    });
-    loop {
-        let line = seen
-            .recv_timeout(Duration::from_secs(20))
-            .expect("the wait begins");
-        if line.starts_with("waiting for installation") {
-            break;
-        }
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "Ctrl-C did not stop the wait"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    assert_eq!(status.code(), Some(130));
-    let stderr = reader.join().unwrap();
+    let (code, stderr) = common::interrupt_a_wait(home.path());
+    assert_eq!(code, 130);
     assert!(stderr.contains("error: interrupted"), "{stderr}");
 }
 

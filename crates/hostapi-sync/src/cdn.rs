@@ -25,6 +25,13 @@
 //! An origin field left out is not managed. A permission left out of a given ACL is
 //! `false` (the service reads it so too). `basic_auth_user`, `basic_auth_password` and
 //! `headers_origin` may be given; the two secrets are never exported.
+//!
+//! Labels name origins, so in a file two origins without an id never share a label; an
+//! origin may carry the service's `id:`, and is then matched by its id (its label may
+//! then change, and may be shared). The service itself does not keep labels unique: an export
+//! writes the `id` of every origin whose label another origin shares, and a plan
+//! refuses a file origin without an id whose label several origins on the service
+//! carry, naming their ids.
 
 use std::path::Path;
 
@@ -131,6 +138,9 @@ impl OriginConfig {
                 .cloned()
         }
         let mut update = OriginUpdate::new();
+        if self.label.trim() != current.label.trim() {
+            update.label = Some(self.label.trim().to_owned());
+        }
         if self.url.trim() != current.url.trim() {
             update.url = Some(self.url.trim().to_owned());
         }
@@ -196,26 +206,142 @@ pub enum CdnItem {
 }
 
 impl CdnItem {
-    /// The item in words: `origin www https://…`, `acl`.
+    /// The item in words: `origin www https://…`, `acl allows [content.get …]`.
     pub fn describe(&self) -> String {
         match self {
             Self::Origin(origin) => format!("origin {} {}", origin.label, origin.url),
-            Self::Acl(acl) => {
-                let mut allowed = Vec::new();
-                let acl = serde_json::to_value(acl_permissions(acl)).unwrap_or_default();
-                if let Some(sections) = acl.as_object() {
-                    for (section, permissions) in sections {
-                        for (permission, on) in permissions.as_object().into_iter().flatten() {
-                            if on.as_bool() == Some(true) {
-                                allowed.push(format!("{section}.{permission}"));
-                            }
-                        }
-                    }
+            Self::Acl(acl) => format!("acl allows [{}]", allowed(acl).join(" ")),
+        }
+    }
+
+    /// A change from `self` to `after` in words, naming only what changes:
+    /// `origin api: refresh_every_seconds 86400 -> 3600` (the file's field names;
+    /// secrets are said to change, never shown), `acl: + content.delete, - customers.get`.
+    pub fn describe_change(&self, after: &Self) -> String {
+        match (self, after) {
+            (Self::Origin(before), Self::Origin(after)) => {
+                let fields = origin_changes(before, after);
+                if fields.is_empty() {
+                    format!("origin {}: no change", before.label)
+                } else {
+                    format!("origin {}: {}", before.label, fields.join(", "))
                 }
-                format!("acl allows [{}]", allowed.join(" "))
+            }
+            (Self::Acl(before), Self::Acl(after)) => {
+                let before = allowed(before);
+                let after = allowed(after);
+                let mut changes: Vec<String> = after
+                    .iter()
+                    .filter(|p| !before.contains(p))
+                    .map(|p| format!("+ {p}"))
+                    .collect();
+                changes.extend(
+                    before
+                        .iter()
+                        .filter(|p| !after.contains(p))
+                        .map(|p| format!("- {p}")),
+                );
+                if changes.is_empty() {
+                    "acl: no permission changes".to_owned()
+                } else {
+                    format!("acl: {}", changes.join(", "))
+                }
+            }
+            (before, after) => format!("{} -> {}", before.describe(), after.describe()),
+        }
+    }
+}
+
+/// The permissions an ACL allows, `section.permission`, in the documents' order.
+fn allowed(acl: &Acl) -> Vec<String> {
+    let mut allowed = Vec::new();
+    let acl = serde_json::to_value(acl_permissions(acl)).unwrap_or_default();
+    if let Some(sections) = acl.as_object() {
+        for (section, permissions) in sections {
+            for (permission, on) in permissions.as_object().into_iter().flatten() {
+                if on.as_bool() == Some(true) {
+                    allowed.push(format!("{section}.{permission}"));
+                }
             }
         }
     }
+    allowed
+}
+
+/// The fields an update from `before` to `after` sends, each as
+/// `name old -> new` (the file's names; `(unset)` for no value; secrets hidden).
+fn origin_changes(before: &OriginConfig, after: &OriginConfig) -> Vec<String> {
+    fn shown<T: ToString + ?Sized>(value: Option<&T>) -> String {
+        value.map_or_else(|| "(unset)".to_owned(), ToString::to_string)
+    }
+    let update = after.update_from(before);
+    let mut fields = Vec::new();
+    let mut field = |name: &str, changed: bool, old: String, new: String| {
+        if changed {
+            fields.push(format!("{name} {old} -> {new}"));
+        }
+    };
+    field(
+        "label",
+        update.label.is_some(),
+        before.label.clone(),
+        after.label.clone(),
+    );
+    field(
+        "url",
+        update.url.is_some(),
+        before.url.clone(),
+        after.url.clone(),
+    );
+    field(
+        "type",
+        update.origin_type.is_some(),
+        shown(before.origin_type.as_ref().map(OriginType::as_wire)),
+        shown(after.origin_type.as_ref().map(OriginType::as_wire)),
+    );
+    field(
+        "s3_bucket_name",
+        update.s3_bucket_name.is_some(),
+        shown(before.s3_bucket_name.as_ref()),
+        shown(after.s3_bucket_name.as_ref()),
+    );
+    field(
+        "refresh_every_seconds",
+        update.refresh_every_seconds.is_some(),
+        shown(before.refresh_every_seconds.as_ref()),
+        shown(after.refresh_every_seconds.as_ref()),
+    );
+    field(
+        "ignore_cache_control",
+        update.ignore_cache_control.is_some(),
+        shown(before.ignore_cache_control.as_ref()),
+        shown(after.ignore_cache_control.as_ref()),
+    );
+    field(
+        "proxy_header_host",
+        update.proxy_header_host.is_some(),
+        shown(before.proxy_header_host.as_ref()),
+        shown(after.proxy_header_host.as_ref()),
+    );
+    field(
+        "cache_key",
+        update.cache_key.is_some(),
+        shown(before.cache_key.as_ref()),
+        shown(after.cache_key.as_ref()),
+    );
+    field(
+        "basic_auth_user",
+        update.basic_auth_user.is_some(),
+        shown(before.basic_auth_user.as_ref()),
+        shown(after.basic_auth_user.as_ref()),
+    );
+    if update.basic_auth_password.is_some() {
+        fields.push("basic_auth_password (secret) changes".to_owned());
+    }
+    if update.headers_origin.is_some() {
+        fields.push("headers_origin (secret) changes".to_owned());
+    }
+    fields
 }
 
 /// The CDN's configuration: origins and, when managed, the ACL.
@@ -276,6 +402,17 @@ impl CdnConfig {
                 .origins
                 .iter()
                 .map(|o| OutOrigin {
+                    id: o
+                        .id
+                        .as_ref()
+                        .filter(|_| {
+                            self.origins
+                                .iter()
+                                .filter(|other| other.label.trim() == o.label.trim())
+                                .count()
+                                > 1
+                        })
+                        .map(ToString::to_string),
                     label: o.label.clone(),
                     url: o.url.clone(),
                     origin_type: o.origin_type.as_ref().map(|t| t.as_wire().to_owned()),
@@ -292,7 +429,8 @@ impl CdnConfig {
         emit(
             &doc,
             "CDN origins and access control list, exported by hostapi.\n\
-             Origins are matched by label; a field left out is not managed. Secrets\n\
+             Origins are matched by label (by id where one is given: labels several\n\
+             origins share); a field left out is not managed. Secrets\n\
              (basic_auth_password, headers_origin) are not exported: add them to manage them.",
             format,
         )
@@ -328,7 +466,18 @@ impl CdnPlan {
         self.len() == 0
     }
 
-    /// The changes as a diff, one line each (`+ origin www https://…`).
+    /// The number of origins the plan updates (the ACL not counted): what the
+    /// [`Thresholds`](crate::Thresholds) weigh against the origins on the service.
+    pub fn origin_updates(&self) -> usize {
+        self.update
+            .iter()
+            .filter(|c| matches!(c.after, Some(CdnItem::Origin(_))))
+            .count()
+    }
+
+    /// The changes as a diff, one line each: `+ origin www https://…`, and for an
+    /// update only what changes: `~ origin api: refresh_every_seconds 86400 -> 3600`,
+    /// `~ acl: + content.delete, - customers.get`.
     pub fn diff_lines(&self) -> Vec<(Action, String)> {
         let mut lines = Vec::new();
         for (action, changes) in [
@@ -337,9 +486,7 @@ impl CdnPlan {
         ] {
             for change in changes {
                 let text = match (&change.before, &change.after) {
-                    (Some(before), Some(after)) => {
-                        format!("{} -> {}", before.describe(), after.describe())
-                    }
+                    (Some(before), Some(after)) => before.describe_change(after),
                     (Some(one), None) | (None, Some(one)) => one.describe(),
                     (None, None) => String::new(),
                 };
@@ -354,8 +501,11 @@ impl CdnPlan {
     }
 }
 
-/// Plans the changes that turn `current` into `desired`.
-pub fn plan_cdn(current: &CdnConfig, desired: &CdnConfig) -> CdnPlan {
+/// Plans the changes that turn `current` into `desired`: origins with an `id` are
+/// matched by it, the others by label. Refused ([`SyncError::Match`]) when a desired
+/// origin's id is not on the service, or when its label (without an id) is carried by
+/// more than one origin on the service not matched by id.
+pub fn plan_cdn(current: &CdnConfig, desired: &CdnConfig) -> Result<CdnPlan, SyncError> {
     let mut plan = CdnPlan {
         create: Vec::new(),
         update: Vec::new(),
@@ -364,15 +514,51 @@ pub fn plan_cdn(current: &CdnConfig, desired: &CdnConfig) -> CdnPlan {
         desired: desired.clone(),
     };
     let mut matched = vec![false; current.origins.len()];
-    for wanted in &desired.origins {
-        let found = current
+    let mut found_for = vec![None; desired.origins.len()];
+    for (at, wanted) in desired.origins.iter().enumerate() {
+        let Some(id) = &wanted.id else { continue };
+        let index = current
             .origins
             .iter()
-            .enumerate()
-            .find(|(i, o)| !matched[*i] && o.label.trim() == wanted.label.trim());
+            .position(|o| o.id.as_ref() == Some(id))
+            .ok_or_else(|| {
+                SyncError::Match(format!(
+                    "origin `{}` names id {id}, which is not an origin on the service",
+                    wanted.label
+                ))
+            })?;
+        matched[index] = true;
+        found_for[at] = Some(index);
+    }
+    for (at, wanted) in desired.origins.iter().enumerate() {
+        if wanted.id.is_some() {
+            continue;
+        }
+        let candidates: Vec<usize> = (0..current.origins.len())
+            .filter(|i| !matched[*i] && current.origins[*i].label.trim() == wanted.label.trim())
+            .collect();
+        if candidates.len() > 1 {
+            let ids: Vec<String> = candidates
+                .iter()
+                .filter_map(|i| current.origins[*i].id.as_ref().map(ToString::to_string))
+                .collect();
+            return Err(SyncError::Match(format!(
+                "origin `{}` matches {} origins on the service (ids {}): add `id:` to the \
+                 origin in the file to say which (`cdn export` writes them)",
+                wanted.label,
+                candidates.len(),
+                ids.join(", ")
+            )));
+        }
+        if let Some(index) = candidates.first() {
+            matched[*index] = true;
+            found_for[at] = Some(*index);
+        }
+    }
+    for (wanted, found) in desired.origins.iter().zip(&found_for) {
+        let found = found.map(|index| (index, &current.origins[index]));
         match found {
-            Some((index, have)) => {
-                matched[index] = true;
+            Some((_, have)) => {
                 if !wanted.update_from(have).is_empty() {
                     let mut after = wanted.clone();
                     after.id.clone_from(&have.id);
@@ -419,7 +605,7 @@ pub fn plan_cdn(current: &CdnConfig, desired: &CdnConfig) -> CdnPlan {
             });
         }
     }
-    plan
+    Ok(plan)
 }
 
 /// Configuration as code for the CDN, from [`CdnSync::new`].
@@ -459,27 +645,35 @@ impl CdnSync {
 
     /// Plans the changes that turn the CDN into `desired`.
     pub async fn plan(&self, desired: &CdnConfig) -> Result<CdnPlan, SyncError> {
-        Ok(plan_cdn(&self.current().await?, desired))
+        plan_cdn(&self.current().await?, desired)
     }
 
     /// Applies a plan: reads the CDN again and refuses with [`SyncError::Stale`] when
-    /// the plan no longer holds (unless [`ApplyOptions::force`]), then creates and
-    /// updates origins with at most [`ApplyOptions::concurrency`] in flight, and
-    /// replaces the ACL; each change is reported with its outcome. A dry run writes
-    /// nothing.
+    /// the plan no longer holds (unless [`ApplyOptions::replan`]), and with
+    /// [`SyncError::TooManyChanges`] when it updates more of the origins than the
+    /// [`Thresholds`](crate::Thresholds) allow (unless [`ApplyOptions::force`]; the
+    /// API deletes no origin, so only updates count); then creates and updates origins
+    /// with at most [`ApplyOptions::concurrency`] in flight, and replaces the ACL; each
+    /// change is reported with its outcome. A dry run writes nothing.
     pub async fn apply(
         &self,
         plan: &CdnPlan,
         options: &ApplyOptions,
     ) -> Result<ApplyReport<CdnItem>, SyncError> {
-        let fresh = plan_cdn(&self.current().await?, &plan.desired);
-        if !fresh.same_changes(plan) && !options.force {
+        let current = self.current().await?;
+        let fresh = plan_cdn(&current, &plan.desired)?;
+        if !fresh.same_changes(plan) && !options.replan {
             return Err(SyncError::Stale {
                 planned: plan.len(),
                 now: fresh.len(),
             });
         }
         let plan = fresh;
+        if !options.force {
+            let existing = current.origins.len();
+            let updates = plan.origin_updates();
+            options.thresholds.check(existing, updates, 0, "origins")?;
+        }
         let mut report = ApplyReport {
             changes: Vec::new(),
             ttl: None,
@@ -587,26 +781,68 @@ struct FileCdn {
     acl: Option<FileAcl>,
 }
 
+/// The origins, each checked against those before it as it is read, so that an error
+/// names the later origin (its line and index), not the list.
 fn unique_origins<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileOrigin>, D::Error> {
-    let origins = Vec::<FileOrigin>::deserialize(deserializer)?;
-    for (index, origin) in origins.iter().enumerate() {
-        if let Some(first) = origins[..index]
-            .iter()
-            .position(|o| o.0.label.trim() == origin.0.label.trim())
-        {
-            return Err(serde::de::Error::custom(format!(
-                "[{index}].label: `{}` is the label of origins[{first}] too: labels name origins, \
-                 so each must be unique",
-                origin.0.label
-            )));
+    struct Origins;
+    impl<'de> serde::de::Visitor<'de> for Origins {
+        type Value = Vec<FileOrigin>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of origins")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut origins = Vec::new();
+            while let Some(origin) = seq.next_element_seed(Unique(&origins))? {
+                origins.push(origin);
+            }
+            Ok(origins)
         }
     }
-    Ok(origins)
+    deserializer.deserialize_seq(Origins)
+}
+
+/// One origin, refused when an earlier one has its id, or its label when neither
+/// carries an id.
+struct Unique<'a>(&'a [FileOrigin]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Unique<'_> {
+    type Value = FileOrigin;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<FileOrigin, D::Error> {
+        let origin = FileOrigin::deserialize(deserializer)?;
+        let new = &origin.0;
+        for (first, earlier) in self.0.iter().enumerate() {
+            let earlier = &earlier.0;
+            if new.id.is_some() && new.id == earlier.id {
+                return Err(serde::de::Error::custom(format!(
+                    "id: {} is the id of origins[{first}] too",
+                    new.id.as_ref().map(ToString::to_string).unwrap_or_default()
+                )));
+            }
+            let neither_has_id = new.id.is_none() && earlier.id.is_none();
+            if neither_has_id && earlier.label.trim() == new.label.trim() {
+                return Err(serde::de::Error::custom(format!(
+                    "label: `{}` is the label of origins[{first}] too: labels name origins, so \
+                     two origins without an id cannot share one (give each its id, as cdn \
+                     export does for labels the service holds twice)",
+                    new.label
+                )));
+            }
+        }
+        Ok(origin)
+    }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawOrigin {
+    #[serde(default)]
+    id: Option<String>,
     label: String,
     url: String,
     #[serde(rename = "type", default)]
@@ -662,6 +898,13 @@ impl TryFrom<RawOrigin> for FileOrigin {
             return Err("s3_bucket_name: is required for s3 origins".to_owned());
         }
         let mut origin = OriginConfig::new(raw.label, raw.url);
+        origin.id = match raw.id.as_deref().map(str::trim) {
+            None => None,
+            Some(text) => Some(
+                text.parse::<OriginId>()
+                    .map_err(|e| format!("id: `{text}` is not an origin id: {e}"))?,
+            ),
+        };
         origin.origin_type = origin_type;
         origin.s3_bucket_name = raw.s3_bucket_name;
         origin.refresh_every_seconds = raw.refresh_every_seconds;
@@ -684,6 +927,8 @@ struct OutCdn {
 
 #[derive(Serialize)]
 struct OutOrigin {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
     label: String,
     url: String,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
@@ -808,5 +1053,143 @@ impl FileAcl {
             zones: pgd(&acl.zones),
             ftplog: pgd(&acl.ftplog),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn origin(id: &str, label: &str, refresh: u64) -> OriginConfig {
+        let mut origin = OriginConfig::new(label, format!("https://{label}.example"));
+        origin.id = Some(id.parse().unwrap());
+        origin.refresh_every_seconds = Some(refresh);
+        origin
+    }
+
+    fn service(origins: Vec<OriginConfig>) -> CdnConfig {
+        CdnConfig {
+            origins,
+            acl: None,
+            skipped: Vec::new(),
+        }
+    }
+
+    fn yaml(text: &str) -> Result<CdnConfig, FileError> {
+        CdnConfig::from_text(text, "cdn.yaml", FileFormat::Yaml)
+    }
+
+    #[test]
+    fn an_update_names_only_the_fields_that_change() {
+        let current = service(vec![origin("101", "api", 86400)]);
+        let mut wanted = OriginConfig::new("api", "https://api.example");
+        wanted.refresh_every_seconds = Some(3600);
+        wanted.cache_key = Some("$uri".to_owned());
+        wanted.basic_auth_password = Some(Secret::new("hunter2".to_owned()));
+        let plan = plan_cdn(&current, &service(vec![wanted])).unwrap();
+        let lines = plan.diff_lines();
+        assert_eq!(
+            lines,
+            vec![(
+                Action::Update,
+                "origin api: refresh_every_seconds 86400 -> 3600, cache_key (unset) -> $uri, \
+                 basic_auth_password (secret) changes"
+                    .to_owned()
+            )]
+        );
+        assert!(!format!("{lines:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn an_acl_change_lists_the_permissions_added_and_taken_away() {
+        let mut have = Acl::default();
+        have.customers.get = true;
+        have.content.get = true;
+        let mut wanted = Acl::default();
+        wanted.content.get = true;
+        wanted.content.delete = true;
+        let plan = plan_cdn(
+            &CdnConfig {
+                acl: Some(have),
+                ..service(Vec::new())
+            },
+            &CdnConfig {
+                acl: Some(wanted),
+                ..service(Vec::new())
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            plan.diff_lines(),
+            vec![(
+                Action::Update,
+                "acl: + content.delete, - customers.get".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn repeated_labels_are_told_apart_by_id() {
+        let current = service(vec![
+            origin("101", "assets", 60),
+            origin("102", "assets", 60),
+        ]);
+        // An export writes the ids of the two, and reads back into an empty plan.
+        let text = current.to_text(FileFormat::Yaml).unwrap();
+        assert!(
+            text.contains("id: '101'") && text.contains("id: '102'"),
+            "{text}"
+        );
+        let back = yaml(&text).unwrap();
+        assert!(plan_cdn(&current, &back).unwrap().is_empty());
+        // By id, the second one changes (and may be renamed).
+        let wanted = yaml(
+            "origins:\n- id: '102'\n  label: static\n  url: https://assets.example\n  \
+             refresh_every_seconds: 30\n",
+        )
+        .unwrap();
+        let lines = plan_cdn(&current, &wanted).unwrap().diff_lines();
+        assert_eq!(
+            lines[0].1,
+            "origin assets: label assets -> static, refresh_every_seconds 60 -> 30"
+        );
+        // Without an id the label is ambiguous: refused, naming both ids.
+        let bare = yaml("origins:\n- label: assets\n  url: https://assets.example\n").unwrap();
+        let error = plan_cdn(&current, &bare).unwrap_err().to_string();
+        assert!(error.contains("ids 101, 102"), "{error}");
+        // An id the service does not have is refused.
+        let stray = yaml("origins:\n- id: '9'\n  label: x\n  url: https://x.example\n").unwrap();
+        let error = plan_cdn(&current, &stray).unwrap_err().to_string();
+        assert!(error.contains("id 9"), "{error}");
+    }
+
+    #[test]
+    fn a_repeated_label_is_refused_at_its_own_line() {
+        let mut text = String::from("origins:\n");
+        for label in ["www", "assets", "media", "api", "assets"] {
+            text.push_str(&format!(
+                "- label: {label}\n  url: https://{label}.example\n  refresh_every_seconds: 60\n"
+            ));
+        }
+        let error = yaml(&text).unwrap_err();
+        assert_eq!(error.line, Some(14), "{error}");
+        assert_eq!(error.field.as_deref(), Some("origins[4].label"), "{error}");
+        assert!(error.message.contains("origins[1]"), "{error}");
+
+        let mut toml = String::new();
+        for label in ["www", "assets", "assets"] {
+            toml.push_str(&format!(
+                "[[origins]]\nlabel = \"{label}\"\nurl = \"https://{label}.example\"\n\n"
+            ));
+        }
+        let error = CdnConfig::from_text(&toml, "cdn.toml", FileFormat::Toml).unwrap_err();
+        assert_eq!(error.line, Some(9), "{error}");
+        // With ids, two origins may share a label.
+        let with_ids = "origins:\n- id: '1'\n  label: a\n  url: https://a.example\n\
+                        - id: '2'\n  label: a\n  url: https://b.example\n";
+        assert_eq!(yaml(with_ids).unwrap().origins.len(), 2);
+        let same_id = "origins:\n- id: '1'\n  label: a\n  url: https://a.example\n\
+                       - id: '1'\n  label: b\n  url: https://b.example\n";
+        assert!(yaml(same_id).unwrap_err().to_string().contains("id: 1"));
     }
 }

@@ -576,23 +576,34 @@ impl DnsSync {
 
     /// Applies a plan: reads the domain again and refuses with
     /// [`SyncError::Stale`] when the plan no longer holds (unless
-    /// [`ApplyOptions::force`]), then writes the changes (deletes, updates, creates,
-    /// then the TTL) with at most [`ApplyOptions::concurrency`] in flight, each
-    /// reported with its outcome. A dry run writes nothing.
+    /// [`ApplyOptions::replan`]), and with [`SyncError::TooManyChanges`] when it
+    /// updates or deletes more of the records than the [`Thresholds`](crate::Thresholds)
+    /// allow (unless [`ApplyOptions::force`]; a dry run is checked too); then writes
+    /// the changes (deletes, updates, creates, then the TTL) with at most
+    /// [`ApplyOptions::concurrency`] in flight, each reported with its outcome. A dry
+    /// run writes nothing.
     pub async fn apply(
         &self,
         plan: &DnsPlan,
         options: &ApplyOptions,
     ) -> Result<ApplyReport<DnsEntry>, SyncError> {
         self.check_domain(&plan.desired)?;
-        let fresh = plan_dns(&self.current().await?, &plan.desired, plan.options);
-        if !fresh.same_changes(plan) && !options.force {
+        let current = self.current().await?;
+        let fresh = plan_dns(&current, &plan.desired, plan.options);
+        if !fresh.same_changes(plan) && !options.replan {
             return Err(SyncError::Stale {
                 planned: plan.len(),
                 now: fresh.len(),
             });
         }
         let plan = fresh;
+        if !options.force {
+            let existing = current.records.len();
+            let (updates, deletes) = (plan.update.len(), plan.delete.len());
+            options
+                .thresholds
+                .check(existing, updates, deletes, "records")?;
+        }
         let mut report = ApplyReport {
             changes: Vec::new(),
             ttl: None,

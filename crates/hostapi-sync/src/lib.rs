@@ -50,7 +50,11 @@
 //! [`DnsSync::apply`] and [`CdnSync::apply`] first read the service again and plan
 //! anew: when the result differs from the plan given, the state changed under it and
 //! the apply is refused with [`SyncError::Stale`] (unless
-//! [`ApplyOptions::force`], which applies the fresh plan). Changes then run phase by
+//! [`ApplyOptions::replan`], which applies the fresh plan). The plan to apply is then
+//! held against the [`Thresholds`], as octoDNS does: when 10 or more records (or
+//! origins) exist, a plan that updates or deletes more than 30 % of them is refused
+//! with [`SyncError::TooManyChanges`] before any write (unless
+//! [`ApplyOptions::force`]). Changes then run phase by
 //! phase (deletes, updates, creates, then the TTL), each phase with at most
 //! [`ApplyOptions::concurrency`] calls in flight (the facade's [`bulk`](hostapi::bulk)).
 //! Each change is reported with the honest outcome of its write ([`Outcome`]): applied,
@@ -226,7 +230,7 @@ pub enum SyncError {
     #[error(transparent)]
     Api(#[from] Error),
     /// The service's state changed after the plan was made: the plan no longer holds,
-    /// and nothing was written. Plan again, or apply with [`ApplyOptions::force`].
+    /// and nothing was written. Plan again, or apply with [`ApplyOptions::replan`].
     #[error(
         "the state changed since the plan was made ({now} change(s) needed now, {planned} planned): nothing was written; plan again"
     )]
@@ -236,6 +240,115 @@ pub enum SyncError {
         /// The changes a plan made now holds.
         now: usize,
     },
+    /// The desired state cannot be matched with the service's: an origin's id is not
+    /// on the service, or its label is carried by several origins there. Nothing was
+    /// written.
+    #[error("{0}")]
+    Match(String),
+    /// The plan updates or deletes a larger share of what exists than the
+    /// [`Thresholds`] allow: nothing was written. Check the plan, then apply with
+    /// [`ApplyOptions::force`] or a higher threshold.
+    #[error(
+        "refused: the plan would {verb} {count} of the {existing} {what} ({percent:.1} %), more than the {max_percent} % allowed when {min_existing} or more exist: nothing was written",
+        verb = if *action == Action::Delete { "delete" } else { "update" },
+        percent = share(*count, *existing),
+    )]
+    TooManyChanges {
+        /// [`Action::Update`] or [`Action::Delete`].
+        action: Action,
+        /// How many the plan updates (or deletes).
+        count: usize,
+        /// How many exist on the service.
+        existing: usize,
+        /// What they are: `records`, `origins`.
+        what: &'static str,
+        /// The share allowed, in percent.
+        max_percent: f64,
+        /// The number of existing items from which the threshold holds.
+        min_existing: usize,
+    },
+}
+
+/// `count` as a percentage of `existing`.
+fn share(count: usize, existing: usize) -> f64 {
+    if existing == 0 {
+        0.0
+    } else {
+        count as f64 * 100.0 / existing as f64
+    }
+}
+
+/// How large a share of a zone (or of the CDN's origins) one apply may update or
+/// delete: octoDNS's safety thresholds (`update_pcent_threshold`,
+/// `delete_pcent_threshold`, `MIN_EXISTING_RECORDS`), with its defaults.
+///
+/// The rule is octoDNS's: when at least [`min_existing`](Self::min_existing) items
+/// exist, a plan whose updates, or whose deletes, are *more than* the percentage of
+/// the existing items is refused (exactly 30 % passes). Creates never count. Where
+/// it differs: octoDNS counts record *sets* (a name and a type), hostapi counts
+/// records as the service holds them, one per value (the service has no sets); the
+/// domain's TTL, one setting here, is not counted; and octoDNS's separate refusal of
+/// a change to the apex `NS` records is not made (the service manages those).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    /// The largest share of the existing items a plan may update, in percent
+    /// (default 30).
+    pub max_update_percent: f64,
+    /// The largest share of the existing items a plan may delete, in percent
+    /// (default 30).
+    pub max_delete_percent: f64,
+    /// The thresholds hold only when at least this many items exist (default 10).
+    pub min_existing: usize,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self {
+            max_update_percent: Self::DEFAULT_PERCENT,
+            max_delete_percent: Self::DEFAULT_PERCENT,
+            min_existing: Self::DEFAULT_MIN_EXISTING,
+        }
+    }
+}
+
+impl Thresholds {
+    /// octoDNS's `MAX_SAFE_UPDATE_PCENT` and `MAX_SAFE_DELETE_PCENT`, in percent.
+    pub const DEFAULT_PERCENT: f64 = 30.0;
+    /// octoDNS's `MIN_EXISTING_RECORDS`.
+    pub const DEFAULT_MIN_EXISTING: usize = 10;
+
+    /// Checks a plan of `updates` and `deletes` against `existing` items (`what`
+    /// names them in the error: `records`, `origins`). Updates are checked first, as
+    /// octoDNS does. A percentage that is not a number refuses every update or delete.
+    pub fn check(
+        &self,
+        existing: usize,
+        updates: usize,
+        deletes: usize,
+        what: &'static str,
+    ) -> Result<(), SyncError> {
+        if existing < self.min_existing || existing == 0 {
+            return Ok(());
+        }
+        for (action, count, max_percent) in [
+            (Action::Update, updates, self.max_update_percent),
+            (Action::Delete, deletes, self.max_delete_percent),
+        ] {
+            // `count / existing > max / 100`, without dividing.
+            let over = max_percent.is_nan() || count as f64 * 100.0 > max_percent * existing as f64;
+            if count > 0 && over {
+                return Err(SyncError::TooManyChanges {
+                    action,
+                    count,
+                    existing,
+                    what,
+                    max_percent,
+                    min_existing: self.min_existing,
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One change of a plan: what is there before, what is wanted after (`None` before a
@@ -246,6 +359,41 @@ pub struct Change<T> {
     pub before: Option<T>,
     /// The item as it is wanted; `None` for a delete.
     pub after: Option<T>,
+}
+
+/// What every plan answers, DNS or CDN: a program that shows or checks plans of both
+/// kinds handles them through this.
+pub trait Plan: Serialize {
+    /// The number of writes the plan makes.
+    fn len(&self) -> usize;
+
+    /// Whether the service already holds the desired state.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The changes as a diff, one line each, with their kind.
+    fn diff_lines(&self) -> Vec<(Action, String)>;
+}
+
+impl Plan for DnsPlan {
+    fn len(&self) -> usize {
+        DnsPlan::len(self)
+    }
+
+    fn diff_lines(&self) -> Vec<(Action, String)> {
+        DnsPlan::diff_lines(self)
+    }
+}
+
+impl Plan for CdnPlan {
+    fn len(&self) -> usize {
+        CdnPlan::len(self)
+    }
+
+    fn diff_lines(&self) -> Vec<(Action, String)> {
+        CdnPlan::diff_lines(self)
+    }
 }
 
 /// What became of one write.
@@ -314,8 +462,14 @@ pub struct ApplyOptions {
     /// [`BulkOptions::MAX_CONCURRENCY`](hostapi::BulkOptions::MAX_CONCURRENCY); default
     /// 8).
     pub concurrency: usize,
-    /// Apply a fresh plan even when the state changed since the plan was made.
+    /// Apply a plan that updates or deletes more than the [`thresholds`](Self::thresholds)
+    /// allow.
     pub force: bool,
+    /// Apply a fresh plan even when the state changed since the plan was made.
+    pub replan: bool,
+    /// How much of what exists one apply may update or delete without
+    /// [`force`](Self::force).
+    pub thresholds: Thresholds,
     /// Send no write: check that the plan still holds and report every change as
     /// [`Outcome::Skipped`].
     pub dry_run: bool,
@@ -327,6 +481,8 @@ impl fmt::Debug for ApplyOptions {
         f.debug_struct("ApplyOptions")
             .field("concurrency", &self.concurrency)
             .field("force", &self.force)
+            .field("replan", &self.replan)
+            .field("thresholds", &self.thresholds)
             .field("dry_run", &self.dry_run)
             .field("progress", &self.progress.is_some())
             .finish()
@@ -338,6 +494,8 @@ impl Default for ApplyOptions {
         Self {
             concurrency: hostapi::BulkOptions::DEFAULT_CONCURRENCY,
             force: false,
+            replan: false,
+            thresholds: Thresholds::default(),
             dry_run: false,
             progress: None,
         }
@@ -345,7 +503,7 @@ impl Default for ApplyOptions {
 }
 
 impl ApplyOptions {
-    /// The defaults: 8 writes at once, not forced, not a dry run.
+    /// The defaults: 8 writes at once, octoDNS's thresholds, not forced, not a dry run.
     pub fn new() -> Self {
         Self::default()
     }
@@ -356,9 +514,21 @@ impl ApplyOptions {
         self
     }
 
-    /// Applies a fresh plan even when the state changed since the plan was made.
+    /// Applies a plan even when it updates or deletes more than the thresholds allow.
     pub fn force(mut self, force: bool) -> Self {
         self.force = force;
+        self
+    }
+
+    /// Applies a fresh plan even when the state changed since the plan was made.
+    pub fn replan(mut self, replan: bool) -> Self {
+        self.replan = replan;
+        self
+    }
+
+    /// How much of what exists one apply may update or delete.
+    pub fn thresholds(mut self, thresholds: Thresholds) -> Self {
+        self.thresholds = thresholds;
         self
     }
 
@@ -495,4 +665,73 @@ pub(crate) fn column_of(text: &str, offset: usize) -> usize {
     }
     let start = text[..end].rfind('\n').map_or(0, |at| at + 1);
     text[start..end].chars().count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(result: Result<(), SyncError>) -> Option<(Action, usize)> {
+        match result {
+            Ok(()) => None,
+            Err(SyncError::TooManyChanges { action, count, .. }) => Some((action, count)),
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn thresholds_refuse_more_than_the_share_as_octodns_does() {
+        let defaults = Thresholds::default();
+        // Exactly 30 % passes (octoDNS compares with `>`), one more is refused.
+        assert_eq!(refused(defaults.check(10, 3, 3, "records")), None);
+        assert_eq!(
+            refused(defaults.check(10, 0, 4, "records")),
+            Some((Action::Delete, 4))
+        );
+        assert_eq!(
+            refused(defaults.check(10, 4, 0, "records")),
+            Some((Action::Update, 4))
+        );
+        // Updates are checked first, as octoDNS does.
+        assert_eq!(
+            refused(defaults.check(30, 26, 26, "records")),
+            Some((Action::Update, 26))
+        );
+        // Below the minimum, anything goes; at it, the rule holds.
+        assert_eq!(refused(defaults.check(9, 9, 9, "records")), None);
+        assert_eq!(refused(defaults.check(0, 0, 0, "records")), None);
+        // Configurable: a lower minimum and a higher share.
+        let loose = Thresholds {
+            max_update_percent: 90.0,
+            max_delete_percent: 50.0,
+            min_existing: 2,
+        };
+        assert_eq!(refused(loose.check(4, 3, 2, "origins")), None);
+        assert_eq!(
+            refused(loose.check(4, 0, 3, "origins")),
+            Some((Action::Delete, 3))
+        );
+        // A percentage that is no number refuses rather than lets everything through.
+        let broken = Thresholds {
+            max_update_percent: f64::NAN,
+            ..Thresholds::default()
+        };
+        assert_eq!(
+            refused(broken.check(10, 1, 0, "records")),
+            Some((Action::Update, 1))
+        );
+    }
+
+    #[test]
+    fn a_refusal_names_the_counts() {
+        let error = Thresholds::default()
+            .check(30, 0, 26, "records")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            "refused: the plan would delete 26 of the 30 records (86.7 %), more than the 30 % \
+             allowed when 10 or more exist: nothing was written"
+        );
+    }
 }

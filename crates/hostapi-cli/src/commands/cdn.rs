@@ -16,6 +16,7 @@ use crate::failure::Failure;
 use crate::outcome::settle;
 use crate::output::{Column, col};
 use crate::progress::wait_with_progress;
+use crate::untrusted;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum CdnCommand {
@@ -69,7 +70,7 @@ pub(crate) enum CdnCommand {
     Export(super::cdn_sync::ExportArgs),
     /// Show what applying FILE would change: + create, ~ update.
     #[command(after_help = "Example:\n  hostapi cdn plan cdn.yaml")]
-    Plan(super::cdn_sync::PlanArgs),
+    Plan(super::cdn_sync::PlanCommand),
     /// Make the origins and the ACL match FILE (asks first; --yes when not on a terminal).
     #[command(after_help = "Example:\n  hostapi cdn apply cdn.yaml --yes")]
     Apply(super::cdn_sync::ApplyArgs),
@@ -159,9 +160,10 @@ pub(crate) enum OriginsCommand {
         #[arg(value_parser = parse_id::<OriginId>)]
         id: OriginId,
     },
-    /// Create an origin.
+    /// Create an origin. Labels name origins in `cdn plan` files: a label another
+    /// origin has is warned of.
     #[command(
-        after_help = "Example:\n  hostapi cdn origins create --label assets --url https://assets.example.com \\\n    --refresh-every 3600"
+        after_help = "Example:\n  hostapi cdn origins create --label downloads --url https://downloads.example.com \\\n    --refresh-every 3600"
     )]
     Create {
         /// The origin's own name.
@@ -381,6 +383,22 @@ async fn origins(context: &Context, command: OriginsCommand) -> Result<(), Failu
             url,
             settings,
         } => {
+            // The service takes a second origin of a label; files matched by label
+            // then need ids to tell the two apart: say so before creating it.
+            let listed = origins.list().await?;
+            for same in listed
+                .iter()
+                .filter(|o| o.label.as_deref().map(str::trim) == Some(label.trim()))
+            {
+                eprintln!(
+                    "{}",
+                    untrusted::line(&format!(
+                        "warning: origin {} is labelled `{label}` too: `cdn export` will write \
+                         the id of both, and a plan file must give them to tell them apart",
+                        same.id
+                    ))
+                );
+            }
             let mut origin = NewOrigin::new(label, url);
             origin.origin_type = settings.origin_type.map(OriginKind::as_sdk);
             origin.s3_bucket_name = settings.s3_bucket;

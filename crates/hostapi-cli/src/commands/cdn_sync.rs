@@ -1,15 +1,18 @@
 //! `hostapi cdn export|plan|apply`: the CDN's origins and access control list as code
-//! (the SDK's `hostapi-sync`).
+//! (the SDK's `hostapi-sync`), through the flow `dns plan|apply` shares.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
-use hostapi_sync::{CdnConfig, FileFormat};
+use hostapi_sync::{
+    ApplyOptions, ApplyReport, CdnConfig, CdnItem, CdnPlan, CdnSync, FileFormat, SyncError,
+    Thresholds,
+};
 
 use super::Context;
 use super::dns_sync::{
-    ApplyFlags, Applying, apply_options, apply_then_verify, file_failure, parse_format, parse_size,
-    print_diff, sync_failure,
+    ApplyFlags, CheckFlags, Planned, Target, apply_flow, file_failure, parse_format, parse_size,
+    plan_flow,
 };
 use crate::failure::Failure;
 use crate::untrusted;
@@ -22,7 +25,7 @@ pub(crate) struct ExportArgs {
     format: Option<FileFormat>,
 }
 
-/// `cdn plan`.
+/// The file of `cdn plan` and `cdn apply`.
 #[derive(Debug, Args)]
 pub(crate) struct PlanArgs {
     /// The desired origins and ACL (.yaml, .yml or .toml).
@@ -35,6 +38,15 @@ pub(crate) struct PlanArgs {
     max_file_size: u64,
 }
 
+/// `cdn plan`.
+#[derive(Debug, Args)]
+pub(crate) struct PlanCommand {
+    #[command(flatten)]
+    plan: PlanArgs,
+    #[command(flatten)]
+    check: CheckFlags,
+}
+
 /// `cdn apply`.
 #[derive(Debug, Args)]
 pub(crate) struct ApplyArgs {
@@ -44,31 +56,8 @@ pub(crate) struct ApplyArgs {
     apply: ApplyFlags,
 }
 
-fn read(context: &Context, args: &PlanArgs) -> Result<CdnConfig, Failure> {
-    CdnConfig::read_file_capped(&args.file, args.format, args.max_file_size)
-        .map_err(|e| file_failure(&context.client, e))
-}
-
-fn summary(plan: &hostapi_sync::CdnPlan) {
-    if plan.is_empty() {
-        eprintln!("the CDN is in sync: nothing to do");
-    } else {
-        eprintln!(
-            "{} to create, {} to update",
-            plan.create.len(),
-            plan.update.len()
-        );
-    }
-    if !plan.kept.is_empty() {
-        eprintln!(
-            "{} origin(s) only on the service are kept (the API cannot delete origins)",
-            plan.kept.len()
-        );
-    }
-}
-
 pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Failure> {
-    let config = hostapi_sync::CdnSync::new(&context.client)
+    let config = CdnSync::new(&context.client)
         .current()
         .await
         .map_err(Failure::from)?;
@@ -82,46 +71,86 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
     Ok(())
 }
 
-pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failure> {
-    let desired = read(context, &args)?;
-    let plan = hostapi_sync::CdnSync::new(&context.client)
-        .plan(&desired)
-        .await
-        .map_err(sync_failure)?;
-    let out = &context.printer;
-    if out.is_json() {
-        println!("{}", untrusted::json_text(out.to_json(&plan)?.to_string()));
-    } else {
-        print_diff(out, &plan.diff_lines(), false);
+/// The CDN's origins and ACL, made to match a file.
+struct Cdn<'a> {
+    sync: CdnSync,
+    desired: CdnConfig,
+    file: &'a Path,
+}
+
+impl<'a> Cdn<'a> {
+    fn new(context: &Context, args: &'a PlanArgs) -> Result<Self, Failure> {
+        let desired = CdnConfig::read_file_capped(&args.file, args.format, args.max_file_size)
+            .map_err(|e| file_failure(&context.client, e))?;
+        Ok(Self {
+            sync: CdnSync::new(&context.client),
+            desired,
+            file: &args.file,
+        })
     }
-    summary(&plan);
-    Ok(())
+}
+
+impl Target for Cdn<'_> {
+    type Plan = CdnPlan;
+    type Item = CdnItem;
+
+    fn name(&self) -> String {
+        "the CDN".to_owned()
+    }
+
+    fn file(&self) -> &Path {
+        self.file
+    }
+
+    async fn plan(&self) -> Result<Planned<CdnPlan>, SyncError> {
+        let current = self.sync.current().await?;
+        let plan = hostapi_sync::plan_cdn(&current, &self.desired)?;
+        Ok(Planned {
+            plan,
+            existing: current.origins.len(),
+        })
+    }
+
+    async fn apply(
+        &self,
+        plan: &CdnPlan,
+        options: &ApplyOptions,
+    ) -> Result<ApplyReport<CdnItem>, SyncError> {
+        self.sync.apply(plan, options).await
+    }
+
+    fn summary(plan: &CdnPlan) {
+        if plan.is_empty() {
+            eprintln!("the CDN is in sync: nothing to do");
+        } else {
+            eprintln!(
+                "{} to create, {} to update",
+                plan.create.len(),
+                plan.update.len()
+            );
+        }
+        if !plan.kept.is_empty() {
+            eprintln!(
+                "{} origin(s) only on the service are kept (the API cannot delete origins)",
+                plan.kept.len()
+            );
+        }
+    }
+
+    fn check(planned: &Planned<CdnPlan>, thresholds: &Thresholds) -> Result<(), SyncError> {
+        thresholds.check(
+            planned.existing,
+            planned.plan.origin_updates(),
+            0,
+            "origins",
+        )
+    }
+}
+
+pub(crate) async fn plan(context: &Context, args: PlanCommand) -> Result<(), Failure> {
+    plan_flow(context, &Cdn::new(context, &args.plan)?, &args.check).await
 }
 
 pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Failure> {
-    let ApplyArgs { plan: args, apply } = args;
-    let desired = read(context, &args)?;
-    let sync = hostapi_sync::CdnSync::new(&context.client);
-    let plan = sync.plan(&desired).await.map_err(sync_failure)?;
-    print_diff(
-        &context.printer,
-        &plan.diff_lines(),
-        context.printer.is_json(),
-    );
-    summary(&plan);
-    apply_then_verify(
-        context,
-        Applying {
-            target: "the CDN",
-            file: &args.file,
-            flags: &apply,
-            changes: plan.len(),
-        },
-        sync.apply(&plan, &apply_options(&apply)),
-        async {
-            let check = sync.plan(&desired).await?;
-            Ok((check.len(), check.diff_lines()))
-        },
-    )
-    .await
+    apply_flow(context, &Cdn::new(context, &args.plan)?, &args.apply).await
 }

@@ -89,7 +89,7 @@ pub(crate) enum DnsCommand {
     Export(super::dns_sync::ExportArgs),
     /// Show what applying FILE would change: + create, ~ update, - delete.
     #[command(after_help = "Example:\n  hostapi dns plan acme-1.com acme-1.com.zone")]
-    Plan(super::dns_sync::PlanArgs),
+    Plan(super::dns_sync::PlanCommand),
     /// Make the domain match FILE (asks first; --yes when not on a terminal).
     #[command(after_help = "Example:\n  hostapi dns apply acme-1.com acme-1.com.zone --yes")]
     Apply(super::dns_sync::ApplyArgs),

@@ -1,19 +1,20 @@
 //! `hostapi dns export|plan|apply`: a domain's DNS records as code (the SDK's
-//! `hostapi-sync`). Also the helpers `cdn export|plan|apply` share.
+//! `hostapi-sync`). Also the flow `cdn plan|apply` shares ([`Target`], [`plan_flow`],
+//! [`apply_flow`]) and the helpers of `cdn export`.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use hostapi::DomainName;
 use hostapi_sync::{
-    Action, ApplyOptions, ApplyReport, DnsPlanOptions, DnsZone, FileError, FileFormat, Outcome,
-    SyncError,
+    Action, ApplyOptions, ApplyReport, DnsPlan, DnsPlanOptions, DnsSync, DnsZone, FileError,
+    FileFormat, Outcome, Plan, SyncError, Thresholds,
 };
 
 use super::{Context, parse_id};
 use crate::confirm::confirm;
-use crate::failure::{API, Failure, OUTCOME_UNKNOWN};
+use crate::failure::{API, CHANGES, Failure, OUTCOME_UNKNOWN, PARTIAL, REFUSED};
 use crate::output::Printer;
 use crate::untrusted;
 
@@ -47,6 +48,24 @@ pub(crate) struct PlanArgs {
     max_file_size: u64,
 }
 
+/// `dns plan`: the file's flags and the drift check.
+#[derive(Debug, Args)]
+pub(crate) struct PlanCommand {
+    #[command(flatten)]
+    plan: PlanArgs,
+    #[command(flatten)]
+    check: CheckFlags,
+}
+
+/// The flags of every `plan` besides the file's.
+#[derive(Debug, Args)]
+pub(crate) struct CheckFlags {
+    /// Exit 8 when the plan has changes, 0 when the service matches the file: a drift
+    /// check for CI.
+    #[arg(long)]
+    pub(crate) expect_no_changes: bool,
+}
+
 /// `dns apply`.
 #[derive(Debug, Args)]
 pub(crate) struct ApplyArgs {
@@ -59,16 +78,47 @@ pub(crate) struct ApplyArgs {
 /// The flags of every `apply`.
 #[derive(Debug, Args)]
 pub(crate) struct ApplyFlags {
-    /// Show the plan and check that it still holds, but send no write.
+    /// Show the plan and check that it still holds (and the safety thresholds), but
+    /// send no write.
     #[arg(long)]
     pub(crate) dry_run: bool,
-    /// Apply even when the service changed between the plan and the apply (the plan
-    /// is made again first).
+    /// Apply even when the plan updates or deletes more than --max-change-percent of
+    /// what exists.
     #[arg(long)]
     pub(crate) force: bool,
+    /// Apply a fresh plan when the service changed between the plan shown and the
+    /// apply (by default that is refused, exit 9).
+    #[arg(long)]
+    pub(crate) replan: bool,
+    /// The largest share of the existing records (or origins) one apply may update,
+    /// and the largest it may delete, in percent, unless --force (as octoDNS).
+    #[arg(long, value_name = "PERCENT", default_value_t = Thresholds::DEFAULT_PERCENT, value_parser = parse_percent)]
+    pub(crate) max_change_percent: f64,
+    /// The safety threshold holds only when at least this many records (or origins)
+    /// exist.
+    #[arg(long, value_name = "COUNT", default_value_t = Thresholds::DEFAULT_MIN_EXISTING)]
+    pub(crate) min_existing: usize,
     /// Writes in flight at most (1-64).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub(crate) concurrency: u16,
+}
+
+impl ApplyFlags {
+    fn thresholds(&self) -> Thresholds {
+        Thresholds {
+            max_update_percent: self.max_change_percent,
+            max_delete_percent: self.max_change_percent,
+            min_existing: self.min_existing,
+        }
+    }
+}
+
+/// Parses `--max-change-percent`: a number from 0 to 100.
+fn parse_percent(value: &str) -> Result<f64, String> {
+    match value.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(percent) if (0.0..=100.0).contains(&percent) => Ok(percent),
+        _ => Err(format!("`{value}` is not a percentage from 0 to 100")),
+    }
 }
 
 /// Parses `--format`.
@@ -113,8 +163,15 @@ pub(crate) fn sync_failure(error: SyncError) -> Failure {
     match error {
         SyncError::File(error) => Failure::usage(error.to_string()),
         SyncError::Api(error) => error.into(),
-        stale @ SyncError::Stale { .. } => Failure::new(API, stale.to_string())
-            .hint("run `plan` again to see the changes now needed, or apply with --force"),
+        SyncError::Match(message) => {
+            Failure::usage(message).hint("fix the file; nothing was written")
+        }
+        stale @ SyncError::Stale { .. } => Failure::new(REFUSED, stale.to_string())
+            .hint("run `plan` again to see the changes now needed, or apply with --replan"),
+        large @ SyncError::TooManyChanges { .. } => Failure::new(REFUSED, large.to_string()).hint(
+            "check the plan above; if it is meant, apply with --force (or a higher \
+                 --max-change-percent)",
+        ),
         other => Failure::new(API, other.to_string()),
     }
 }
@@ -157,6 +214,8 @@ pub(crate) fn apply_options(flags: &ApplyFlags) -> ApplyOptions {
     ApplyOptions::new()
         .concurrency(usize::from(flags.concurrency))
         .force(flags.force)
+        .replan(flags.replan)
+        .thresholds(flags.thresholds())
         .dry_run(flags.dry_run)
         .on_progress(|p| {
             let outcome = match &p.outcome {
@@ -170,46 +229,101 @@ pub(crate) fn apply_options(flags: &ApplyFlags) -> ApplyOptions {
         })
 }
 
-/// What an apply is about, for its messages.
-pub(crate) struct Applying<'a> {
-    /// What is changed, e.g. `acme-1.com` or `the CDN`.
-    pub(crate) target: &'a str,
-    /// The file it is made to match.
-    pub(crate) file: &'a std::path::Path,
-    pub(crate) flags: &'a ApplyFlags,
-    /// How many changes the plan shown holds.
-    pub(crate) changes: usize,
+/// A plan made against the service, with the number of items on it (the records or
+/// origins the safety thresholds weigh changes against).
+pub(crate) struct Planned<P> {
+    pub(crate) plan: P,
+    pub(crate) existing: usize,
 }
 
-/// The part of `dns apply` and `cdn apply` after the plan is shown: ask, apply, report
-/// each change's outcome, then plan again (`replan`: the changes still needed and their
-/// diff) and refuse to call it done unless nothing is left.
-pub(crate) async fn apply_then_verify<T: serde::Serialize>(
+/// What `plan` and `apply` need of a kind of configuration (DNS records, the CDN):
+/// one flow ([`plan_flow`], [`apply_flow`]) serves both.
+pub(crate) trait Target {
+    /// The kind's plan.
+    type Plan: Plan;
+    /// What the kind's apply reports on.
+    type Item: serde::Serialize;
+
+    /// What is changed, for messages: `acme-1.com`, `the CDN`.
+    fn name(&self) -> String;
+    /// The file the service is made to match.
+    fn file(&self) -> &Path;
+    /// Reads the service and plans.
+    async fn plan(&self) -> Result<Planned<Self::Plan>, SyncError>;
+    /// Applies a plan.
+    async fn apply(
+        &self,
+        plan: &Self::Plan,
+        options: &ApplyOptions,
+    ) -> Result<ApplyReport<Self::Item>, SyncError>;
+    /// Tells on stderr what the plan does and what it leaves.
+    fn summary(plan: &Self::Plan);
+    /// The plan against the safety thresholds (as the apply checks it again).
+    fn check(planned: &Planned<Self::Plan>, thresholds: &Thresholds) -> Result<(), SyncError>;
+}
+
+/// `plan`: the plan as a diff (or JSON) and a summary; with --expect-no-changes, exit 8
+/// when there is anything to do.
+pub(crate) async fn plan_flow<T: Target>(
     context: &Context,
-    applying: Applying<'_>,
-    apply: impl Future<Output = Result<ApplyReport<T>, SyncError>>,
-    replan: impl Future<Output = Result<(usize, Vec<(Action, String)>), SyncError>>,
+    target: &T,
+    check: &CheckFlags,
 ) -> Result<(), Failure> {
-    let Applying {
-        target,
-        file,
-        flags,
-        changes,
-    } = applying;
+    let Planned { plan, .. } = target.plan().await.map_err(sync_failure)?;
     let out = &context.printer;
+    if out.is_json() {
+        println!("{}", untrusted::json_text(out.to_json(&plan)?.to_string()));
+    } else {
+        print_diff(out, &plan.diff_lines(), false);
+    }
+    T::summary(&plan);
+    let changes = plan.len();
+    if check.expect_no_changes && changes > 0 {
+        return Err(Failure::new(
+            CHANGES,
+            format!(
+                "{} does not match {}: {changes} change(s) needed",
+                target.name(),
+                target.file().display()
+            ),
+        )
+        .hint("--expect-no-changes found drift: apply the file, or change it to match"));
+    }
+    Ok(())
+}
+
+/// `apply`: shows the plan, refuses one over the safety thresholds (unless --force),
+/// asks, applies reporting each change's outcome, then plans again and refuses to
+/// call it done unless nothing is left.
+pub(crate) async fn apply_flow<T: Target>(
+    context: &Context,
+    target: &T,
+    flags: &ApplyFlags,
+) -> Result<(), Failure> {
+    let out = &context.printer;
+    let planned = target.plan().await.map_err(sync_failure)?;
+    print_diff(out, &planned.plan.diff_lines(), out.is_json());
+    T::summary(&planned.plan);
+    let changes = planned.plan.len();
+    let name = target.name();
+    let file = target.file().display();
     if changes == 0 {
         if out.is_json() {
             println!("{}", serde_json::json!({ "changes": [] }));
         }
         return Ok(());
     }
-    if !flags.dry_run {
-        confirm(
-            &format!("apply {changes} change(s) to {target}"),
-            context.yes,
-        )?;
+    // Refused before asking; the apply checks its fresh plan again.
+    if !flags.force {
+        T::check(&planned, &flags.thresholds()).map_err(sync_failure)?;
     }
-    let report = apply.await.map_err(sync_failure)?;
+    if !flags.dry_run {
+        confirm(&format!("apply {changes} change(s) to {name}"), context.yes)?;
+    }
+    let report = target
+        .apply(&planned.plan, &apply_options(flags))
+        .await
+        .map_err(sync_failure)?;
     if out.is_json() {
         println!(
             "{}",
@@ -221,26 +335,24 @@ pub(crate) async fn apply_then_verify<T: serde::Serialize>(
         return Ok(());
     }
     report_outcome(&report)?;
-    let (left, diff) = replan.await.map_err(sync_failure)?;
+    let Planned { plan: check, .. } = target.plan().await.map_err(sync_failure)?;
+    let left = check.len();
     if left > 0 {
-        print_diff(out, &diff, true);
+        print_diff(out, &check.diff_lines(), true);
         return Err(Failure::new(
-            API,
-            format!(
-                "{target} does not match {} after the apply: {left} change(s) still needed",
-                file.display()
-            ),
+            PARTIAL,
+            format!("{name} does not match {file} after the apply: {left} change(s) still needed"),
         )
         .hint(format!(
-            "another client may be changing {target}; plan again"
+            "the changes were applied, but another client may be changing {name}: plan again"
         )));
     }
-    eprintln!("verified: {target} now matches {}", file.display());
+    eprintln!("verified: {name} now matches {file}");
     Ok(())
 }
 
 /// The exit of an apply: 0 when everything was applied, 6 when an outcome is unknown,
-/// 1 when a change was not applied.
+/// 7 when some changes were applied and others not, 1 when none was applied.
 pub(crate) fn report_outcome<T>(report: &ApplyReport<T>) -> Result<(), Failure> {
     let (applied, not_applied, unknown, _) = report.counts();
     eprintln!("{applied} applied, {not_applied} not applied, {unknown} unknown");
@@ -251,11 +363,24 @@ pub(crate) fn report_outcome<T>(report: &ApplyReport<T>) -> Result<(), Failure> 
         )
         .hint("run `plan` again: it shows what is still to do"));
     }
+    // Applying again repeats only what is left, and a change the service refused (its
+    // reason is above) is refused again until the file or the service changes: the
+    // hint says so rather than promise that a retry succeeds.
+    let why = "each reason is above: a change the service refused fails again until the file \
+               changes; one lost to a server error or the network may pass when applied again";
+    if not_applied > 0 && applied > 0 {
+        return Err(Failure::new(
+            PARTIAL,
+            format!("{applied} change(s) applied, {not_applied} not applied"),
+        )
+        .hint(format!("`plan` shows what is left; {why}")));
+    }
     if not_applied > 0 {
-        return Err(
-            Failure::new(API, format!("{not_applied} change(s) were not applied"))
-                .hint("the other changes were applied; apply again to retry the rest"),
-        );
+        return Err(Failure::new(
+            API,
+            format!("none of the {not_applied} change(s) was applied"),
+        )
+        .hint(format!("nothing changed; {why}")));
     }
     Ok(())
 }
@@ -270,7 +395,7 @@ fn options(args: &PlanArgs) -> DnsPlanOptions {
 }
 
 pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Failure> {
-    let zone = hostapi_sync::DnsSync::new(&context.client, &args.domain)
+    let zone = DnsSync::new(&context.client, &args.domain)
         .export()
         .await
         .map_err(Failure::from)?;
@@ -290,76 +415,94 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
     Ok(())
 }
 
-pub(crate) async fn plan(context: &Context, args: PlanArgs) -> Result<(), Failure> {
-    let desired = read(context, &args)?;
-    let plan = hostapi_sync::DnsSync::new(&context.client, &args.domain)
-        .plan(&desired, options(&args))
-        .await
-        .map_err(sync_failure)?;
-    let out = &context.printer;
-    if out.is_json() {
-        println!("{}", untrusted::json_text(out.to_json(&plan)?.to_string()));
-    } else {
-        print_diff(out, &plan.diff_lines(), false);
-    }
-    summary(&plan);
-    Ok(())
+/// A domain's records, made to match a file.
+struct Dns<'a> {
+    sync: DnsSync,
+    desired: DnsZone,
+    args: &'a PlanArgs,
 }
 
-fn summary(plan: &hostapi_sync::DnsPlan) {
-    if plan.is_empty() {
-        eprintln!("{} is in sync: nothing to do", plan.domain());
-    } else {
-        eprintln!(
-            "{} to create, {} to update, {} to delete{}",
-            plan.create.len(),
+impl<'a> Dns<'a> {
+    fn new(context: &Context, args: &'a PlanArgs) -> Result<Self, Failure> {
+        Ok(Self {
+            sync: DnsSync::new(&context.client, &args.domain),
+            desired: read(context, args)?,
+            args,
+        })
+    }
+}
+
+impl Target for Dns<'_> {
+    type Plan = DnsPlan;
+    type Item = hostapi_sync::DnsEntry;
+
+    fn name(&self) -> String {
+        self.args.domain.to_string()
+    }
+
+    fn file(&self) -> &Path {
+        &self.args.file
+    }
+
+    async fn plan(&self) -> Result<Planned<DnsPlan>, SyncError> {
+        // The desired zone was read for this domain: plan against one read of it.
+        let current = self.sync.current().await?;
+        let plan = hostapi_sync::plan_dns(&current, &self.desired, options(self.args));
+        Ok(Planned {
+            plan,
+            existing: current.records.len(),
+        })
+    }
+
+    async fn apply(
+        &self,
+        plan: &DnsPlan,
+        options: &ApplyOptions,
+    ) -> Result<ApplyReport<Self::Item>, SyncError> {
+        self.sync.apply(plan, options).await
+    }
+
+    fn summary(plan: &DnsPlan) {
+        if plan.is_empty() {
+            eprintln!("{} is in sync: nothing to do", plan.domain());
+        } else {
+            eprintln!(
+                "{} to create, {} to update, {} to delete{}",
+                plan.create.len(),
+                plan.update.len(),
+                plan.delete.len(),
+                if plan.ttl.is_some() {
+                    ", and the TTL"
+                } else {
+                    ""
+                }
+            );
+        }
+        if !plan.kept.is_empty() {
+            eprintln!(
+                "{} record(s) only on the service are kept (--prune deletes them)",
+                plan.kept.len()
+            );
+        }
+    }
+
+    fn check(planned: &Planned<DnsPlan>, thresholds: &Thresholds) -> Result<(), SyncError> {
+        let plan = &planned.plan;
+        thresholds.check(
+            planned.existing,
             plan.update.len(),
             plan.delete.len(),
-            if plan.ttl.is_some() {
-                ", and the TTL"
-            } else {
-                ""
-            }
-        );
+            "records",
+        )
     }
-    if !plan.kept.is_empty() {
-        eprintln!(
-            "{} record(s) only on the service are kept (--prune deletes them)",
-            plan.kept.len()
-        );
-    }
+}
+
+pub(crate) async fn plan(context: &Context, args: PlanCommand) -> Result<(), Failure> {
+    plan_flow(context, &Dns::new(context, &args.plan)?, &args.check).await
 }
 
 pub(crate) async fn apply(context: &Context, args: ApplyArgs) -> Result<(), Failure> {
-    let ApplyArgs { plan: args, apply } = args;
-    let desired = read(context, &args)?;
-    let sync = hostapi_sync::DnsSync::new(&context.client, &args.domain);
-    let plan = sync
-        .plan(&desired, options(&args))
-        .await
-        .map_err(sync_failure)?;
-    print_diff(
-        &context.printer,
-        &plan.diff_lines(),
-        context.printer.is_json(),
-    );
-    summary(&plan);
-    let target = args.domain.to_string();
-    apply_then_verify(
-        context,
-        Applying {
-            target: &target,
-            file: &args.file,
-            flags: &apply,
-            changes: plan.len(),
-        },
-        sync.apply(&plan, &apply_options(&apply)),
-        async {
-            let check = sync.plan(&desired, options(&args)).await?;
-            Ok((check.len(), check.diff_lines()))
-        },
-    )
-    .await
+    apply_flow(context, &Dns::new(context, &args.plan)?, &args.apply).await
 }
 
 #[cfg(test)]

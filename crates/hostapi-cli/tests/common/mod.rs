@@ -285,3 +285,71 @@ pub fn par_map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Ve
     results.sort_by_key(|(index, _)| *index);
     results.into_iter().map(|(_, result)| result).collect()
 }
+
+/// Runs `hostapi --sandbox <args>` in `home` with the sandbox's state file there too:
+/// a sandbox that remembers between the runs of one test, and no other's.
+pub fn sandbox_at(home: &Path, args: &[&str]) -> Run {
+    let mut command = command(home);
+    command
+        .env("HOSTAPI_SANDBOX_STATE", home.join("sandbox.json"))
+        .arg("--sandbox")
+        .args(args);
+    finish(command)
+}
+
+/// Writes `text` to `home/name`; answers the path.
+pub fn write_file(home: &Path, name: &str, text: &str) -> String {
+    let path = home.join(name);
+    std::fs::write(&path, text).expect("write");
+    path.display().to_string()
+}
+
+/// Starts `hostapi --sandbox bare-metal install 20001 --os 9 --yes --wait` at real
+/// time, sends it Ctrl-C once its wait begins, and answers its exit code and stderr.
+pub fn interrupt_a_wait(home: &Path) -> (i32, String) {
+    let mut run = command(home);
+    run.env(TIME_SCALE_VAR, "1")
+        .args("--sandbox bare-metal install 20001 --os 9 --yes --wait".split_whitespace())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = run.spawn().expect("starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let (lines, seen) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
+            let line = line.unwrap_or_default();
+            let _ = lines.send(line.clone());
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    while !seen
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the wait begins")
+        .starts_with("waiting for installation")
+    {}
+    // A moment more for the Ctrl-C handler to be in place.
+    std::thread::sleep(Duration::from_millis(200));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "Ctrl-C did not stop the wait"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    (
+        status.code().unwrap_or(-1),
+        reader.join().expect("stderr reader"),
+    )
+}
