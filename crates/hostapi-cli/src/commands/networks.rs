@@ -12,20 +12,20 @@ use crate::progress::wait_with_progress;
 #[derive(Debug, Subcommand)]
 pub(crate) enum NetworksCommand {
     /// List private networks.
-    #[command(after_help = "Example:\n  hostapi networks list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks list")]
     List,
     /// Show one private network with its members.
-    #[command(after_help = "Example:\n  hostapi networks get 501")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks get 501")]
     Get {
         /// The network's id.
         #[arg(value_parser = parse_id::<PrivateNetworkId>)]
         id: PrivateNetworkId,
     },
     /// Create a private network (the API takes no name).
-    #[command(after_help = "Example:\n  hostapi networks create")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks create")]
     Create,
     /// Delete a private network (asks first; --yes when not on a terminal).
-    #[command(after_help = "Example:\n  hostapi networks delete 502 --yes")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks delete 502 --yes")]
     Delete {
         /// The network's id.
         #[arg(value_parser = parse_id::<PrivateNetworkId>)]
@@ -34,7 +34,7 @@ pub(crate) enum NetworksCommand {
     /// The bare metal servers of a private network.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi networks members list 501"
+        after_help = "Example:\n  hostapi --sandbox networks members list 501"
     )]
     Members(MembersCommand),
 }
@@ -42,14 +42,14 @@ pub(crate) enum NetworksCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum MembersCommand {
     /// List a network's members and their status.
-    #[command(after_help = "Example:\n  hostapi networks members list 501")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks members list 501")]
     List {
         /// The network's id.
         #[arg(value_parser = parse_id::<PrivateNetworkId>)]
         id: PrivateNetworkId,
     },
     /// Add a bare metal server (with --wait, until it is CONFIGURED: about a minute).
-    #[command(after_help = "Example:\n  hostapi networks members add 502 20003 --wait")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks members add 502 20003 --wait")]
     Add {
         /// The network's id.
         #[arg(value_parser = parse_id::<PrivateNetworkId>)]
@@ -61,7 +61,9 @@ pub(crate) enum MembersCommand {
         wait: WaitArgs,
     },
     /// Remove a bare metal server (with --wait, until it is gone: about a minute).
-    #[command(after_help = "Example:\n  hostapi networks members remove 501 20001 --wait")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox networks members remove 501 20001 --wait"
+    )]
     Remove {
         /// The network's id.
         #[arg(value_parser = parse_id::<PrivateNetworkId>)]
