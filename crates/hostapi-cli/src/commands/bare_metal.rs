@@ -75,7 +75,7 @@ pub(crate) enum BareMetalCommand {
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The operating system's id (see `hostapi catalog operating-systems list`).
-        #[arg(long = "os", value_name = "OS_ID", value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(long = "os", value_name = "OS_ID", value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
         /// The disk to partition (default: the service's own layout).
         #[arg(long, value_name = "DEVICE", requires = "partitions")]
@@ -106,7 +106,7 @@ pub(crate) enum BareMetalCommand {
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The rescue image's id (see `hostapi catalog rescue-images list`).
-        #[arg(long = "image", value_name = "IMAGE_ID", value_parser = parse_id::<RescueImageId>)]
+        #[arg(long = "image", value_name = "IMAGE_ID", value_parser = parse_id::<RescueImageId>, add = clap_complete::ArgValueCandidates::new(crate::completion::rescue_image_ids))]
         image: RescueImageId,
         #[command(flatten)]
         wait: WaitArgs,

@@ -53,7 +53,7 @@ pub(crate) enum OperatingSystemsCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox catalog operating-systems get 9")]
     Get {
         /// The operating system's id.
-        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
     },
 }
@@ -64,14 +64,14 @@ pub(crate) enum ControlPanelsCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox catalog control-panels list 9")]
     List {
         /// The operating system's id.
-        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
     },
     /// Show one control panel of an operating system.
     #[command(after_help = "Example:\n  hostapi --sandbox catalog control-panels get 9 1")]
     Get {
         /// The operating system's id.
-        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
         /// The control panel's id.
         #[arg(value_parser = parse_id::<ControlPanelId>)]
@@ -92,7 +92,7 @@ pub(crate) enum PartitionSchemaCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox catalog partition-schema get 9 20001")]
     Get {
         /// The operating system's id.
-        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
         /// The bare metal server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]

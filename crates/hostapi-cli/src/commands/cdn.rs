@@ -162,7 +162,7 @@ pub(crate) enum OriginsCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox cdn origins get 101")]
     Get {
         /// The origin's id.
-        #[arg(value_parser = parse_id::<OriginId>)]
+        #[arg(value_parser = parse_id::<OriginId>, add = clap_complete::ArgValueCandidates::new(crate::completion::origin_ids))]
         id: OriginId,
     },
     /// Create an origin.
@@ -185,7 +185,7 @@ pub(crate) enum OriginsCommand {
     )]
     Update {
         /// The origin's id.
-        #[arg(value_parser = parse_id::<OriginId>)]
+        #[arg(value_parser = parse_id::<OriginId>, add = clap_complete::ArgValueCandidates::new(crate::completion::origin_ids))]
         id: OriginId,
         /// The origin's own name.
         #[arg(long)]

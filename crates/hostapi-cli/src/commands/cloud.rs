@@ -259,7 +259,7 @@ pub(crate) enum PrivateCloudsCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox cloud private-clouds get 300001")]
     Get {
         /// The private cloud's id.
-        #[arg(value_parser = parse_id::<PrivateCloudId>)]
+        #[arg(value_parser = parse_id::<PrivateCloudId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_cloud_ids))]
         id: PrivateCloudId,
     },
 }

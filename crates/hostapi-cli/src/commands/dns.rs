@@ -25,7 +25,7 @@ pub(crate) enum DnsCommand {
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id (see `dns list`).
-        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        #[arg(value_parser = parse_id::<DnsRecordId>, add = clap_complete::ArgValueCandidates::new(crate::completion::dns_record_ids))]
         id: DnsRecordId,
     },
     /// Create a record.
@@ -59,7 +59,7 @@ pub(crate) enum DnsCommand {
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id (numeric).
-        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        #[arg(value_parser = parse_id::<DnsRecordId>, add = clap_complete::ArgValueCandidates::new(crate::completion::dns_record_ids))]
         id: DnsRecordId,
         /// The new name (host).
         #[arg(long)]
@@ -81,7 +81,7 @@ pub(crate) enum DnsCommand {
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id.
-        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        #[arg(value_parser = parse_id::<DnsRecordId>, add = clap_complete::ArgValueCandidates::new(crate::completion::dns_record_ids))]
         id: DnsRecordId,
     },
     /// Print the domain's records as a zone file (or --format yaml|toml).

@@ -18,7 +18,7 @@ pub(crate) enum NetworksCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox networks get 501")]
     Get {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
     },
     /// Create a private network (the API takes no name).
@@ -28,7 +28,7 @@ pub(crate) enum NetworksCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox networks delete 502 --yes")]
     Delete {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
     },
     /// The bare metal servers of a private network.
@@ -45,14 +45,14 @@ pub(crate) enum MembersCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox networks members list 501")]
     List {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
     },
     /// Add a bare metal server (with --wait, until it is CONFIGURED: about a minute).
     #[command(after_help = "Example:\n  hostapi --sandbox networks members add 502 20003 --wait")]
     Add {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
         /// The bare metal server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -66,7 +66,7 @@ pub(crate) enum MembersCommand {
     )]
     Remove {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
         /// The bare metal server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]

@@ -29,7 +29,7 @@ pub(crate) enum RacksCommand {
     )]
     Get {
         /// The racks' ids.
-        #[arg(required = true, value_parser = parse_id::<PrivateRackId>)]
+        #[arg(required = true, value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         ids: Vec<PrivateRackId>,
     },
     /// IP addresses of a rack.
@@ -52,14 +52,14 @@ pub(crate) enum RackIpsCommand {
     #[command(after_help = "Example:\n  hostapi --sandbox racks ips list 7001")]
     List {
         /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        #[arg(value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         id: PrivateRackId,
     },
     /// Show one IP address of a rack, with its reverse DNS name.
     #[command(after_help = "Example:\n  hostapi --sandbox racks ips get 7001 95.211.0.10")]
     Get {
         /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        #[arg(value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         id: PrivateRackId,
         /// The IP address.
         ip: IpAddr,
@@ -70,7 +70,7 @@ pub(crate) enum RackIpsCommand {
     )]
     Update {
         /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        #[arg(value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         id: PrivateRackId,
         #[command(flatten)]
         change: IpChange,
@@ -86,7 +86,7 @@ pub(crate) enum RackUsageCommand {
     )]
     Get {
         /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        #[arg(value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         id: PrivateRackId,
         #[command(flatten)]
         range: DayRange,
