@@ -16,7 +16,7 @@ use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::outcome::settle;
 use crate::output::{Column, Outcome, col, warn_unreadable};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 use serde_json::Value;
 
 #[derive(Debug, Subcommand)]
@@ -476,6 +476,7 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
                         &format!("bare metal server {id} to power cycle"),
                         &settings,
                         &format!("bare metal server {id} is on again"),
+                        Resume::Check(format!("bare-metal power get {id}")),
                         async |options| servers.power_cycle_and_wait(&id, &options).await,
                     )
                     .await?;
@@ -535,6 +536,7 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
                 &format!("rescue mode of bare metal server {id}"),
                 &settings,
                 &format!("bare metal server {id} is in rescue mode"),
+                Resume::Wait(format!("bare-metal installation wait {id}")),
                 async |options| servers.wait_rescue_ready(&id, &before, &options).await,
             )
             .await?;
@@ -555,6 +557,7 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
                 &format!("installation of bare metal server {id}"),
                 &settings,
                 &done,
+                Resume::Wait(format!("bare-metal installation wait {id}")),
                 async |options| servers.wait_installed(&id, &now, &options).await,
             )
             .await?;
@@ -604,6 +607,7 @@ pub(crate) async fn install(
         &format!("installation of bare metal server {id}"),
         &settings,
         &format!("bare metal server {id} is installed"),
+        Resume::Wait(format!("bare-metal installation wait {id}")),
         async |options| servers.wait_installed(id, &before, &options).await,
     )
     .await?;

@@ -15,7 +15,7 @@ use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::outcome::settle;
 use crate::output::{Column, col};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum CdnCommand {
@@ -373,6 +373,7 @@ pub(crate) async fn wait_purged(
         &format!("purge job {job} of zone {zone}"),
         &settings,
         &format!("purge job {job} of zone {zone}: nothing queued"),
+        Resume::Wait(format!("cdn purge-status {zone} {job} --wait")),
         async |options| cdn.wait_purged(zone, job, &options).await,
     )
     .await

@@ -14,7 +14,7 @@ use crate::confirm::confirm;
 use crate::failure::{Failure, NOT_FOUND};
 use crate::outcome::settle;
 use crate::output::{Column, col};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum CloudCommand {
@@ -364,6 +364,10 @@ pub(crate) async fn wait_for(
         &format!("cloud server {id} to be {}", state.as_wire()),
         &settings,
         &done,
+        Resume::Wait(format!(
+            "cloud wait {id} --state {}",
+            state.as_wire().to_ascii_lowercase()
+        )),
         async |options| servers.wait_state(id, state.clone(), &options).await,
     )
     .await

@@ -7,7 +7,7 @@ use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::output::{Outcome, col};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum NetworksCommand {
@@ -136,6 +136,7 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
                 &format!("bare metal server {server} to join private network {id}"),
                 &settings,
                 &format!("bare metal server {server} is configured in private network {id}"),
+                Resume::Check(format!("networks members list {id}")),
                 async |options| {
                     networks
                         .wait_member_configured(&id, &server, &options)
@@ -162,6 +163,7 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
                 &format!("bare metal server {server} to leave private network {id}"),
                 &settings,
                 &format!("bare metal server {server} left private network {id}"),
+                Resume::Check(format!("networks members list {id}")),
                 async |options| networks.wait_member_removed(&id, &server, &options).await,
             )
             .await?;

@@ -7,7 +7,7 @@ use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::output::{Column, col};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum VpsCommand {
@@ -100,6 +100,7 @@ pub(crate) async fn run(context: &Context, command: VpsCommand) -> Result<(), Fa
                 &format!("virtual server {id} to reboot"),
                 &settings,
                 &format!("virtual server {id} is running again"),
+                Resume::Check(format!("vps get {id}")),
                 async |options| servers.reboot_and_wait(&id, &options).await,
             )
             .await?;
@@ -129,6 +130,7 @@ async fn power_outcome(
         &format!("virtual server {id} to be {target}"),
         &settings,
         &format!("virtual server {id} is {target}"),
+        Resume::Check(format!("vps get {id}")),
         async |options| servers.wait_state(id, target.clone(), &options).await,
     )
     .await?;
