@@ -159,10 +159,10 @@ impl Resume {
             {
                 line.push(' ');
                 line.push_str(&crate::untrusted::line(word));
-            } else if word == "--profile" || word == "--config" {
-                if let Some(value) = words.next() {
-                    line.push_str(&format!(" {word} {}", crate::untrusted::line(value)));
-                }
+            } else if (word == "--profile" || word == "--config")
+                && let Some(value) = words.next()
+            {
+                line.push_str(&format!(" {word} {}", crate::untrusted::line(value)));
             }
         }
         match self {
