@@ -13,6 +13,7 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
         command,
     } = cli;
     global.read_env()?;
+    config::warn_if_readable_by_others(&global);
     let mut command = command;
     if let Command::Api(args) = &mut command {
         args.shaped = global.output.is_some()
