@@ -13,6 +13,17 @@ pub(crate) async fn run(cli: Cli) -> Result<(), Failure> {
         command,
     } = cli;
     global.read_env()?;
+    config::warn_if_readable_by_others(&global);
+    let mut command = command;
+    if let Command::Api(args) = &mut command {
+        args.shaped = global.output.is_some()
+            || global.query.is_some()
+            || !global.columns.is_empty()
+            || !global.filter.is_empty()
+            || global.sort.is_some()
+            || global.limit.is_some();
+        args.show_secrets = global.show_secrets;
+    }
     let command = match command {
         Command::Completions { shell } => {
             // Into a buffer first, so that a closed pipe (`| head`) ends the command

@@ -231,70 +231,84 @@ pub(crate) enum Command {
     /// Virtual servers of the v1 API.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi vps list\n  hostapi vps get 100001"
+        after_help = "Examples:\n  hostapi --sandbox vps list\n  hostapi --sandbox vps get 100001"
     )]
     Vps(commands::vps::VpsCommand),
     /// Cloud servers of the cloud v2 API: power, credentials, metrics; private clouds.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi cloud list\n  hostapi cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
+        after_help = "Examples:\n  hostapi --sandbox cloud list\n  hostapi --sandbox cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
     )]
     Cloud(commands::cloud::CloudCommand),
     /// Domain names: list, read, change the TTL.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi domains list\n  hostapi domains set-ttl acme-1.com 3600"
+        after_help = "Examples:\n  hostapi --sandbox domains list\n  hostapi --sandbox domains set-ttl acme-1.com 3600"
     )]
     Domains(commands::domains::DomainsCommand),
     /// DNS records of a domain: list, read, create, update, delete.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi dns list acme-1.com\n  hostapi dns create acme-1.com --name api.acme-1.com --type A --content 192.0.2.10"
+        after_help = "Examples:\n  hostapi --sandbox dns list acme-1.com\n  hostapi --sandbox dns create acme-1.com --name api.acme-1.com --type A --content 192.0.2.10"
     )]
     Dns(commands::dns::DnsCommand),
     /// Bare metal servers: power, switch port, install, rescue, leases, IPs, usage.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi bare-metal list\n  hostapi bare-metal install 20001 --os 9 --yes --wait"
+        after_help = "Examples:\n  hostapi --sandbox bare-metal list\n  hostapi --sandbox bare-metal install 20001 --os 9 --yes --wait"
     )]
     BareMetal(commands::bare_metal::BareMetalCommand),
     /// Private racks: read, their IPs and network usage.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi racks list\n  hostapi racks ips list 7001"
+        after_help = "Examples:\n  hostapi --sandbox racks list\n  hostapi --sandbox racks ips list 7001"
     )]
     Racks(commands::racks::RacksCommand),
     /// IP addresses (reverse DNS, null routing) of any server.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi ips update 85.17.0.10 --reverse-lookup web.example.com"
+        after_help = "Example:\n  hostapi --sandbox ips update 85.17.0.10 --reverse-lookup web.example.com"
     )]
     Ips(commands::ips::IpsCommand),
     /// Private networks between bare metal servers, and their members.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi networks list\n  hostapi networks members add 502 20003 --wait"
+        after_help = "Examples:\n  hostapi --sandbox networks list\n  hostapi --sandbox networks members add 502 20003 --wait"
     )]
     Networks(commands::networks::NetworksCommand),
     /// Catalogues: operating systems, control panels, rescue images, partition
     /// schemas, services.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi catalog operating-systems list\n  hostapi catalog partition-schema get 9 20001"
+        after_help = "Examples:\n  hostapi --sandbox catalog operating-systems list\n  hostapi --sandbox catalog partition-schema get 9 20001"
     )]
     Catalog(commands::catalog::CatalogCommand),
     /// The CDN: purges, customer, sub-customers, access control list, origins.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi cdn purge 1001 /index.html --wait\n  hostapi cdn origins list"
+        after_help = "Examples:\n  hostapi --sandbox cdn purge 1001 /index.html --wait\n  hostapi --sandbox cdn origins list"
     )]
     Cdn(commands::cdn::CdnCommand),
     /// Find an IP address, a name, a reference, a MAC address or an id across bare
     /// metal, virtual and cloud servers and domains, and say where it is.
     #[command(
-        after_help = "Examples:\n  hostapi find 85.17.0.10\n  hostapi find k8s-1\n  hostapi find 'web-*'\n  hostapi find ac:1f:6b:03:88:8c"
+        after_help = "Examples:\n  hostapi --sandbox find 85.17.0.10\n  hostapi --sandbox find k8s-1\n  hostapi --sandbox find 'web-*'\n  hostapi --sandbox find ac:1f:6b:03:88:8c"
     )]
     Find(commands::find::FindArgs),
+    /// Send a raw request to a documented path of the v1, cloud or CDN API with the
+    /// configured credentials, and print the answer's body.
+    #[command(
+        long_about = "Send a raw request to a documented path of the v1, cloud or CDN API with the \
+                      configured credentials (the API key; a CDN path is signed), and print the \
+                      answer's body: pretty JSON on a terminal, as received through a pipe.\n\n\
+                      -f KEY=VALUE fields go to the query of a GET and to the form body of any \
+                      other method; --input FILE sends a JSON body. A path that no document has \
+                      is refused unless --any-path. Redirects are not followed, answers are read \
+                      to the same size limit as every call, and secrets print as [REDACTED] \
+                      unless --show-secrets.",
+        after_help = "Examples:\n  hostapi --sandbox api GET /v1/domains\n  hostapi --sandbox api GET /cloud/v2/virtualServers -f limit=2\n  hostapi --sandbox api PUT /v1/domains/acme-1.com -f ttl=3600\n  hostapi --sandbox api GET /origins/462427"
+    )]
+    Api(commands::api::ApiArgs),
     /// A guided tour of all three APIs against the sandbox (needs --sandbox).
     #[command(after_help = "Example:\n  hostapi --sandbox tour")]
     Tour,
@@ -313,11 +327,13 @@ pub(crate) enum Command {
     Config(commands::config::ConfigCommand),
     /// Check the credentials: one cheap call per interface (v1, cloud, CDN), and what
     /// works.
-    #[command(after_help = "Examples:\n  hostapi whoami\n  hostapi whoami --profile staging")]
+    #[command(
+        after_help = "Examples:\n  hostapi --sandbox whoami\n  hostapi --sandbox whoami --output json"
+    )]
     Whoami,
     /// Print a shell completion script.
     #[command(
-        after_help = "Examples:\n  hostapi completions bash > ~/.local/share/bash-completion/completions/hostapi\n  hostapi completions zsh > ~/.zfunc/_hostapi\n  hostapi completions fish > ~/.config/fish/completions/hostapi.fish"
+        after_help = "Examples:\n  mkdir -p ~/.local/share/bash-completion/completions && \\\n    hostapi completions bash > ~/.local/share/bash-completion/completions/hostapi\n  mkdir -p ~/.zfunc && hostapi completions zsh > ~/.zfunc/_hostapi\n  mkdir -p ~/.config/fish/completions && \\\n    hostapi completions fish > ~/.config/fish/completions/hostapi.fish\n\nEach example makes its folder first. zsh reads ~/.zfunc when ~/.zshrc has\nfpath+=~/.zfunc before compinit."
     )]
     Completions {
         /// The shell.

@@ -127,6 +127,122 @@ pub(crate) fn domain_names() -> Vec<CompletionCandidate> {
     })
 }
 
+/// DNS record ids of the domain named on the line being completed (`dns get DOMAIN
+/// <Tab>`), with their name, type and content; none until the domain is there.
+pub(crate) fn dns_record_ids() -> Vec<CompletionCandidate> {
+    let Some(domain) = domain_on_line(&line_words()) else {
+        return Vec::new();
+    };
+    listed(|client| async move {
+        let records = client.domains().records(&domain).list().await?;
+        Ok(records
+            .iter()
+            .filter_map(|r| {
+                let kind = r.record_type.as_ref().map(ToString::to_string);
+                let help = format!(
+                    "{} {} {}",
+                    r.name,
+                    kind.as_deref().unwrap_or("?"),
+                    r.content
+                );
+                candidate::<hostapi::DnsRecordId>(r.id.as_str(), Some(&help))
+            })
+            .collect())
+    })
+}
+
+/// CDN origin ids, with their labels.
+pub(crate) fn origin_ids() -> Vec<CompletionCandidate> {
+    listed(|client| async move {
+        let origins = client.cdn().origins().list().await?;
+        Ok(origins
+            .iter()
+            .filter_map(|o| candidate::<hostapi::OriginId>(o.id.as_str(), o.label.as_deref()))
+            .collect())
+    })
+}
+
+/// Private network ids, with their names.
+pub(crate) fn private_network_ids() -> Vec<CompletionCandidate> {
+    listed(|client| async move {
+        let networks = client.private_networks().list().await?;
+        Ok(networks
+            .iter()
+            .filter_map(|n| {
+                candidate::<hostapi::PrivateNetworkId>(n.id.as_str(), n.name.as_deref())
+            })
+            .collect())
+    })
+}
+
+/// Private rack ids, with their names.
+pub(crate) fn private_rack_ids() -> Vec<CompletionCandidate> {
+    listed(|client| async move {
+        let racks = client.private_racks().list().await?;
+        Ok(racks
+            .iter()
+            .filter_map(|r| candidate::<hostapi::PrivateRackId>(r.id.as_str(), r.name.as_deref()))
+            .collect())
+    })
+}
+
+/// Private cloud ids, with their data centres.
+pub(crate) fn private_cloud_ids() -> Vec<CompletionCandidate> {
+    listed(|client| async move {
+        let clouds = client.private_clouds().list().await?;
+        Ok(clouds
+            .iter()
+            .filter_map(|c| {
+                candidate::<hostapi::PrivateCloudId>(c.id.as_str(), c.data_center.as_deref())
+            })
+            .collect())
+    })
+}
+
+/// Operating system ids of the catalogue, with their names.
+pub(crate) fn operating_system_ids() -> Vec<CompletionCandidate> {
+    listed(|client| async move {
+        let systems = client.catalog().operating_systems().list().await?;
+        Ok(systems
+            .iter()
+            .filter_map(|o| {
+                candidate::<hostapi::OperatingSystemId>(o.id.as_str(), o.name.as_deref())
+            })
+            .collect())
+    })
+}
+
+/// Rescue image ids of the catalogue, with their names.
+pub(crate) fn rescue_image_ids() -> Vec<CompletionCandidate> {
+    listed(|client| async move {
+        let images = client.catalog().rescue_images().list().await?;
+        Ok(images
+            .iter()
+            .filter_map(|i| candidate::<hostapi::RescueImageId>(i.id.as_str(), i.name.as_deref()))
+            .collect())
+    })
+}
+
+/// The words of the line being completed: what the shell passes after `--` when it
+/// asks (`COMPLETE=bash hostapi -- hostapi dns get acme-1.com ''`).
+fn line_words() -> Vec<String> {
+    std::env::args()
+        .skip_while(|word| word != "--")
+        .skip(1)
+        .collect()
+}
+
+/// The domain a `dns` command on `words` names: the first word after `dns ACTION`
+/// that is not a flag and reads as a domain name.
+fn domain_on_line(words: &[String]) -> Option<hostapi::DomainName> {
+    let at = words.iter().position(|word| word == "dns")?;
+    words
+        .iter()
+        .skip(at + 2)
+        .filter(|word| !word.starts_with('-'))
+        .find_map(|word| parse_id::<hostapi::DomainName>(word).ok())
+}
+
 /// A candidate for an argument of type `T`: offered only when the argument's parser
 /// accepts `value` as it is and the shell would insert it as one plain word; its
 /// description shown with control characters escaped.
@@ -243,6 +359,26 @@ mod tests {
         assert!(!shell_safe("-rf"));
         assert!(!shell_safe("a b"));
         assert!(!shell_safe("$HOME"));
+    }
+
+    #[test]
+    fn the_domain_of_a_dns_command_is_read_from_the_line() {
+        let words = |line: &str| {
+            line.split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        let domain = |line: &str| domain_on_line(&words(line)).map(|d| d.to_string());
+        assert_eq!(
+            domain("hostapi dns get acme-1.com"),
+            Some("acme-1.com".into())
+        );
+        assert_eq!(
+            domain("hostapi -o json dns delete --yes acme-1.com 1000"),
+            Some("acme-1.com".into())
+        );
+        assert_eq!(domain("hostapi dns get"), None);
+        assert_eq!(domain("hostapi domains get acme-1.com"), None);
     }
 
     #[test]

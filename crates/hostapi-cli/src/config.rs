@@ -250,6 +250,26 @@ pub(crate) fn readable_by_others(path: &Path) -> bool {
     }
 }
 
+/// Warns on stderr when the config file the flags name holds secrets and others may
+/// read it. Every command calls it once, before anything else (whether or not it
+/// reads the file's settings: `config profiles`, `--sandbox`…); a file that cannot be
+/// read is left to the command that reads it.
+pub(crate) fn warn_if_readable_by_others(global: &GlobalArgs) {
+    let Ok(path) = path(global) else {
+        return;
+    };
+    if !path.exists() || !readable_by_others(&path) {
+        return;
+    }
+    if read(&path).is_ok_and(|file| file.profiles.values().any(Profile::holds_secrets)) {
+        eprintln!(
+            "warning: {} holds secrets and others can read it; run `chmod 600 {}`",
+            path.display(),
+            path.display()
+        );
+    }
+}
+
 /// The default place of the config file.
 pub(crate) fn default_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
@@ -286,13 +306,6 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
     let readable_by_others = file_exists
         && file.profiles.values().any(Profile::holds_secrets)
         && path.as_deref().is_some_and(readable_by_others);
-    if readable_by_others && let Some(path) = &path {
-        eprintln!(
-            "warning: {} holds secrets and others can read it; run `chmod 600 {}`",
-            path.display(),
-            path.display()
-        );
-    }
     let profile_name = global.profile.clone().or(file.default_profile.clone());
     let (profile_used, profile) = match &profile_name {
         Some(name) => {

@@ -136,28 +136,60 @@ impl Progress {
     }
 }
 
-/// Runs `future`, stopping early with [`Failure::interrupted`] on Ctrl-C. Dropping the
-/// future stops polling; nothing is left running.
-pub(crate) async fn interruptible<T>(
-    future: impl Future<Output = Result<T, Failure>>,
-) -> Result<T, Failure> {
-    tokio::select! {
-        result = future => result,
-        _ = tokio::signal::ctrl_c() => Err(Failure::interrupted()),
+/// What to run after Ctrl-C stopped a wait: the command that waits again, or, where
+/// none exists, the one that shows where the operation is.
+#[derive(Debug, Clone)]
+pub(crate) enum Resume {
+    /// A command that resumes waiting (`bare-metal installation wait 20001`).
+    Wait(String),
+    /// A command that shows the state (`vps get 100001`).
+    Check(String),
+}
+
+impl Resume {
+    /// The hint after an interrupted wait: the command in full, with the flags of this
+    /// run that choose where it goes (`--sandbox`, `--profile`, `--config`).
+    fn hint(&self, args: &[String]) -> String {
+        let mut line = String::from("hostapi");
+        let mut words = args.iter().skip(1);
+        while let Some(word) = words.next() {
+            if word == "--sandbox"
+                || word.starts_with("--profile=")
+                || word.starts_with("--config=")
+            {
+                line.push(' ');
+                line.push_str(&crate::untrusted::line(word));
+            } else if (word == "--profile" || word == "--config")
+                && let Some(value) = words.next()
+            {
+                line.push_str(&format!(" {word} {}", crate::untrusted::line(value)));
+            }
+        }
+        match self {
+            Self::Wait(command) => format!("Resume waiting with: {line} {command}"),
+            Self::Check(command) => format!("See where it is with: {line} {command}"),
+        }
     }
 }
 
 /// Waits for `wait` (an SDK waiter given the options) with a progress display, ending
-/// it with `done` on success.
+/// it with `done` on success. Ctrl-C stops waiting, not the operation: the failure
+/// (exit 130) says so and names the command that resumes (`resume`).
 pub(crate) async fn wait_with_progress<T>(
     what: &str,
     settings: &WaitSettings,
     done: &str,
+    resume: Resume,
     wait: impl AsyncFnOnce(WaitOptions) -> Result<T, hostapi::Error>,
 ) -> Result<T, Failure> {
+    // Listening before the display starts: a Ctrl-C from the first line on is caught.
+    let interrupt = interrupt_listener();
     let progress = Progress::start(what);
     let options = progress.options(settings);
-    let outcome = interruptible(async { wait(options).await.map_err(Failure::from) }).await;
+    let outcome = tokio::select! {
+        result = wait(options) => result.map_err(Failure::from),
+        () = interrupt => Err(interrupted_wait(what, &resume)),
+    };
     match outcome {
         Ok(value) => {
             progress.finish(done);
@@ -168,6 +200,39 @@ pub(crate) async fn wait_with_progress<T>(
             Err(failure)
         }
     }
+}
+
+/// A future that ends on Ctrl-C (SIGINT), listening from the moment it is made (tokio's
+/// `ctrl_c()` only listens once first polled).
+fn interrupt_listener() -> impl Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        let signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
+        async move {
+            match signal {
+                Some(mut signal) => {
+                    signal.recv().await;
+                }
+                None => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// The failure of a wait stopped by Ctrl-C (exit 130): the operation itself goes on.
+fn interrupted_wait(what: &str, resume: &Resume) -> Failure {
+    let args: Vec<String> = std::env::args().collect();
+    Failure::interrupted().hint(format!(
+        "stopped waiting for {}; the operation goes on at the service. {}",
+        untrusted::line(what),
+        resume.hint(&args)
+    ))
 }
 
 #[cfg(test)]
@@ -185,5 +250,32 @@ mod tests {
             WaitOptions::MIN_INTERVAL
         );
         assert_eq!(WaitSettings::sandbox(1.0).interval, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn the_resume_hint_keeps_where_the_run_went() {
+        let args = |line: &str| {
+            line.split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        let resume = Resume::Wait("bare-metal installation wait 20001".to_owned());
+        assert_eq!(
+            resume.hint(&args(
+                "hostapi --sandbox bare-metal install 20001 --os 9 --wait"
+            )),
+            "Resume waiting with: hostapi --sandbox bare-metal installation wait 20001"
+        );
+        assert_eq!(
+            resume.hint(&args(
+                "hostapi bare-metal install 20001 --profile work --wait -o json"
+            )),
+            "Resume waiting with: hostapi --profile work bare-metal installation wait 20001"
+        );
+        let check = Resume::Check("vps get 100001".to_owned());
+        assert_eq!(
+            check.hint(&args("hostapi vps reboot 100001 --wait")),
+            "See where it is with: hostapi vps get 100001"
+        );
     }
 }

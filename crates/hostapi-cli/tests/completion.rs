@@ -55,6 +55,57 @@ fn ids_come_from_the_configured_account() {
     assert!(offline.iter().all(|c| c.starts_with('-')), "{offline:?}");
 }
 
+/// Every id the CLI takes completes: DNS record ids of the domain named on the line,
+/// CDN origins, private networks, racks, clouds, operating systems, rescue images.
+#[test]
+fn every_id_type_completes() {
+    let home = TempDir::new("complete-every-id");
+    let live = LiveSim::start(SimConfig::default().with_seed(4));
+    let env = [
+        ("HOSTAPI_BASE_URL", live.sim.base_url()),
+        ("HOSTAPI_API_KEY", live.sim.api_key().to_owned()),
+        ("HOSTAPI_CDN_BASE_URL", live.sim.cdn_base_url()),
+        ("HOSTAPI_CDN_SECRET", live.sim.cdn_secret().to_owned()),
+        ("HOSTAPI_CDN_CUSTOMER", live.sim.cdn_customer().to_owned()),
+    ];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let ids = |line: &[&str]| {
+        complete(home.path(), line, &env)
+            .into_iter()
+            .filter(|c| !c.starts_with('-'))
+            .collect::<Vec<_>>()
+    };
+
+    let records = ids(&["dns", "get", "acme-1.com", ""]);
+    assert!(records.contains(&"1000003".to_owned()), "{records:?}");
+    let records = ids(&["dns", "delete", "--yes", "acme-1.com", ""]);
+    assert!(records.contains(&"1000003".to_owned()), "{records:?}");
+    // Another domain's records are its own.
+    let other = ids(&["dns", "get", "bluebird-2.net", ""]);
+    assert!(
+        !other.is_empty() && !other.contains(&"1000003".to_owned()),
+        "{other:?}"
+    );
+    for line in [
+        &["cdn", "origins", "get", ""][..],
+        &["networks", "get", ""],
+        &["racks", "get", ""],
+        &["cloud", "private-clouds", "get", ""],
+        &["catalog", "operating-systems", "get", ""],
+        &["bare-metal", "install", "20001", "--os", ""],
+        &["bare-metal", "rescue", "20001", "--image", ""],
+    ] {
+        let found = ids(line);
+        assert!(!found.is_empty(), "{line:?}: no ids");
+        assert!(
+            found
+                .iter()
+                .all(|id| id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')),
+            "{line:?}: {found:?}"
+        );
+    }
+}
+
 #[test]
 fn profiles_and_record_types_complete() {
     let home = TempDir::new("complete-profiles");

@@ -1,11 +1,13 @@
-//! Every command's `--help` shows an example, and every example works: the command
-//! tree is walked through `--help`, and each example line is run in a shell against
-//! the sandbox (ids in examples are the sandbox's).
+//! Every command's `--help` shows an example, and every example works as printed, as
+//! the README promises: the command tree is walked through `--help`, and each example
+//! line is run in a shell, word for word, in a fresh HOME (no config file, no HOSTAPI_*
+//! variables) with the built `hostapi` first on the PATH. Examples that call the API
+//! carry `--sandbox` (ids in examples are the sandbox's); those of `config`, `sandbox`
+//! and `completions` work on local files only, the `config` ones in the order shown.
 
 mod common;
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::PermissionsExt;
 use std::sync::OnceLock;
 
 use common::{BIN, TempDir, command, finish, par_map, shell};
@@ -115,9 +117,13 @@ fn every_command_shows_an_example_of_itself() {
             path.join(" ")
         );
         let prefix = format!("hostapi {}", path.join(" "));
-        // An example may start with variables (`HOSTAPI_API_KEY=… hostapi …`).
+        // An example may make a folder first (`mkdir -p … && hostapi …`) and start
+        // with variables (`HOSTAPI_API_KEY=… hostapi …`).
         let command = |example: &str| {
             example
+                .rsplit("&& ")
+                .next()
+                .unwrap_or(example)
                 .split_whitespace()
                 .skip_while(|word| word.contains('=') && !word.starts_with('-'))
                 .collect::<Vec<_>>()
@@ -131,42 +137,29 @@ fn every_command_shows_an_example_of_itself() {
     }
 }
 
+/// Whether an example works on local files only (the config file, the sandbox's
+/// state, a completion script): the groups whose examples need no `--sandbox`.
+fn is_local(words: &str) -> bool {
+    ["config", "sandbox", "completions"]
+        .iter()
+        .any(|group| words == *group || words.starts_with(&format!("{group} ")))
+}
+
 #[test]
-fn every_example_runs_against_the_sandbox() {
+fn every_example_runs_as_printed() {
     let home = TempDir::new("examples");
-    // A `hostapi` on the PATH that runs the binary against the sandbox (`config` reads
-    // the settings instead, and the tour already says --sandbox).
-    let bin_dir = home.path().join("bin");
+    // The built binary as `hostapi`, first on the PATH; nothing else is prepared: no
+    // config file, no folder an example writes into.
+    let bin_dir = home.path().join(".test-bin");
     std::fs::create_dir_all(&bin_dir).unwrap();
-    let wrapper = bin_dir.join("hostapi");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\ncase \" $* \" in\n  *\" --sandbox \"*|*\" config \"*|*\" completions \"*) exec '{BIN}' \"$@\" ;;\nesac\nexec '{BIN}' --sandbox \"$@\"\n"
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink(BIN, bin_dir.join("hostapi")).unwrap();
     let path = format!(
         "{}:{}",
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    // The profiles the `config` examples name (they run at once, in any order).
-    let config_dir = home.path().join(".config/hostapi");
-    std::fs::create_dir_all(&config_dir).unwrap();
-    std::fs::write(
-        config_dir.join("config.toml"),
-        "[profiles.default]\nbase_url = \"https://api.example.com\"\napi_key = \"k\"\n\n\
-         [profiles.staging]\nbase_url = \"https://api.staging.example.com\"\napi_key = \"s\"\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        config_dir.join("config.toml"),
-        std::fs::Permissions::from_mode(0o600),
-    )
-    .unwrap();
-    // Each example once (groups repeat some of their commands' examples).
+    // Each example once (groups repeat some of their commands' examples), in the
+    // order of the command tree.
     let mut seen = std::collections::BTreeSet::new();
     let examples: Vec<(String, String)> = commands()
         .iter()
@@ -178,39 +171,46 @@ fn every_example_runs_against_the_sandbox() {
         .filter(|(_, example)| seen.insert(example.clone()))
         .collect();
     assert!(examples.len() >= 100, "only {} examples", examples.len());
-    // Redirections write into HOME: make their folders exist.
-    for (_, example) in &examples {
-        if let Some((_, target)) = example.split_once(" > ") {
-            let target = target
-                .trim()
-                .replacen('~', &home.path().display().to_string(), 1);
-            if let Some(parent) = std::path::Path::new(&target).parent() {
-                std::fs::create_dir_all(parent).unwrap();
-            }
-        }
-    }
-    // `acl set --file acl.json` reads what `acl get > acl.json` writes: run the
-    // writers first.
-    let (writers, others): (Vec<_>, Vec<_>) = examples
+    // Every example that calls the API says so: run as printed, it must not reach
+    // the configured service.
+    let unmarked: Vec<&String> = examples
+        .iter()
+        .filter(|(words, example)| !is_local(words) && !example.contains("hostapi --sandbox "))
+        .map(|(_, example)| example)
+        .collect();
+    assert!(
+        unmarked.is_empty(),
+        "examples that call the API without --sandbox: {unmarked:#?}"
+    );
+    let run = |(words, example): (String, String)| {
+        let mut run = shell(home.path(), &example);
+        // Ten times the sandbox's own pace rather than the tests' usual 100,000: a
+        // five-minute installation then spans several polls, so a wait sees it run
+        // even on a loaded machine (at 100,000 it can end before the first poll,
+        // and the wait then never sees it begin).
+        run.env("PATH", &path).env(common::TIME_SCALE_VAR, "600");
+        let run = finish(run);
+        (run.code != 0).then(|| {
+            format!(
+                "example of `hostapi {words}` failed (exit {}): {example}\n--- stdout\n{}\n--- stderr\n{}",
+                run.code, run.stdout, run.stderr
+            )
+        })
+    };
+    // The `config` examples share one config file: one after the other, as shown
+    // (`config use staging` after `config init --profile staging`). `acl set --file
+    // acl.json` reads what `acl get > acl.json` writes: the writers go first.
+    let (config, others): (Vec<_>, Vec<_>) = examples
+        .into_iter()
+        .partition(|(words, _)| words == "config" || words.starts_with("config "));
+    let (writers, others): (Vec<_>, Vec<_>) = others
         .into_iter()
         .partition(|(_, example)| example.contains(" > "));
+    let mut failures: Vec<String> = config.into_iter().filter_map(run).collect();
     for batch in [writers, others] {
-        let failures: Vec<String> = par_map(batch, |(words, example)| {
-            let mut run = shell(home.path(), &example);
-            run.env("PATH", &path);
-            let run = finish(run);
-            (run.code != 0).then(|| {
-                format!(
-                    "example of `hostapi {words}` failed (exit {}): {example}\n--- stdout\n{}\n--- stderr\n{}",
-                    run.code, run.stdout, run.stderr
-                )
-            })
-        })
-        .into_iter()
-        .flatten()
-        .collect();
-        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+        failures.extend(par_map(batch, run).into_iter().flatten());
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]
@@ -230,6 +230,7 @@ fn every_list_command_prints_json_and_nothing_else() {
         let args: Vec<&str> = example
             .split_whitespace()
             .skip(1)
+            .filter(|word| *word != "--sandbox")
             .chain(["--output", "json"])
             .collect();
         let run = common::sandbox(&args);

@@ -16,7 +16,7 @@ use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::outcome::settle;
 use crate::output::{Column, Outcome, col, warn_unreadable};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 use serde_json::Value;
 
 #[derive(Debug, Subcommand)]
@@ -24,7 +24,7 @@ pub(crate) enum BareMetalCommand {
     /// List bare metal servers (id, name, type and reference; --details adds the
     /// site and the IPs, read for every server at once; `get` shows the rest).
     #[command(
-        after_help = "Examples:\n  hostapi bare-metal list\n  hostapi bare-metal list --details --filter location.site=AMS-01"
+        after_help = "Examples:\n  hostapi --sandbox bare-metal list\n  hostapi --sandbox bare-metal list --details --filter location.site=AMS-01"
     )]
     List {
         /// Read each server in detail (site, IPs, the fields `get` shows), several
@@ -35,7 +35,7 @@ pub(crate) enum BareMetalCommand {
     /// Show servers: location, hardware, network, contract, SLA. Several ids are read
     /// at once and print as a list.
     #[command(
-        after_help = "Examples:\n  hostapi bare-metal get 20001\n  hostapi bare-metal get 20001 20002 20003 --columns id,name,location.site"
+        after_help = "Examples:\n  hostapi --sandbox bare-metal get 20001\n  hostapi --sandbox bare-metal get 20001 20002 20003 --columns id,name,location.site"
     )]
     Get {
         /// The servers' ids.
@@ -43,7 +43,9 @@ pub(crate) enum BareMetalCommand {
         ids: Vec<BareMetalId>,
     },
     /// Set a server's reference (your own label; "" clears it).
-    #[command(after_help = "Example:\n  hostapi bare-metal set-reference 20001 db-primary")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox bare-metal set-reference 20001 db-primary"
+    )]
     SetReference {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -54,26 +56,26 @@ pub(crate) enum BareMetalCommand {
     /// The server's switch port: read, open (connect), close (cut off the network).
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi bare-metal switch-port get 20001"
+        after_help = "Example:\n  hostapi --sandbox bare-metal switch-port get 20001"
     )]
     SwitchPort(SwitchPortCommand),
     /// The server's power: read the status, power cycle.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi bare-metal power get 20001"
+        after_help = "Example:\n  hostapi --sandbox bare-metal power get 20001"
     )]
     Power(PowerCommand),
     /// Install an operating system: everything on the disks is lost (asks first;
     /// --yes when not on a terminal).
     #[command(
-        after_help = "Examples:\n  hostapi bare-metal install 20001 --os 9 --yes --wait\n  hostapi bare-metal install 20001 --os 9 --disk /dev/sda \\\n    --partition ext2:500:/boot --partition swap:4096 --partition ext4:*:/ --yes\n  hostapi bare-metal install 20001 --os 9 --raid-level 1 --raid-disks 2 --yes"
+        after_help = "Examples:\n  hostapi --sandbox bare-metal install 20001 --os 9 --yes --wait\n  hostapi --sandbox bare-metal install 20001 --os 9 --disk /dev/sda \\\n    --partition ext2:500:/boot --partition swap:4096 --partition ext4:*:/ --yes\n  hostapi --sandbox bare-metal install 20001 --os 9 --raid-level 1 --raid-disks 2 --yes"
     )]
     Install {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The operating system's id (see `hostapi catalog operating-systems list`).
-        #[arg(long = "os", value_name = "OS_ID", value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(long = "os", value_name = "OS_ID", value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
         /// The disk to partition (default: the service's own layout).
         #[arg(long, value_name = "DEVICE", requires = "partitions")]
@@ -97,14 +99,14 @@ pub(crate) enum BareMetalCommand {
     /// Boot the server into rescue mode (with --wait, prints the passwords once it
     /// is up; [REDACTED] unless --show-secrets).
     #[command(
-        after_help = "Example:\n  hostapi bare-metal rescue 20001 --image 121 --wait --show-secrets"
+        after_help = "Example:\n  hostapi --sandbox bare-metal rescue 20001 --image 121 --wait --show-secrets"
     )]
     Rescue {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
         /// The rescue image's id (see `hostapi catalog rescue-images list`).
-        #[arg(long = "image", value_name = "IMAGE_ID", value_parser = parse_id::<RescueImageId>)]
+        #[arg(long = "image", value_name = "IMAGE_ID", value_parser = parse_id::<RescueImageId>, add = clap_complete::ArgValueCandidates::new(crate::completion::rescue_image_ids))]
         image: RescueImageId,
         #[command(flatten)]
         wait: WaitArgs,
@@ -112,12 +114,14 @@ pub(crate) enum BareMetalCommand {
     /// The installation status (also reports a rescue boot).
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi bare-metal installation get 20001"
+        after_help = "Example:\n  hostapi --sandbox bare-metal installation get 20001"
     )]
     Installation(InstallationCommand),
     /// Show the initial root password and the rescue mode password ([REDACTED]
     /// unless --show-secrets).
-    #[command(after_help = "Example:\n  hostapi bare-metal root-password 20001 --show-secrets")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox bare-metal root-password 20001 --show-secrets"
+    )]
     RootPassword {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -126,20 +130,20 @@ pub(crate) enum BareMetalCommand {
     /// DHCP leases (PXE boot) of a server.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi bare-metal leases list 20001"
+        after_help = "Example:\n  hostapi --sandbox bare-metal leases list 20001"
     )]
     Leases(LeasesCommand),
     /// IP addresses of a server.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi bare-metal ips list 20001"
+        after_help = "Example:\n  hostapi --sandbox bare-metal ips list 20001"
     )]
     Ips(BareMetalIpsCommand),
     /// Network usage of a server: bandwidth and data traffic, as figures, charts or
     /// the service's PNG graphs.
     #[command(
         subcommand,
-        after_help = "Examples:\n  hostapi bare-metal usage get 20001\n  hostapi bare-metal usage datatraffic 20001 --from 2024-01-01 --to 2024-01-14 --chart"
+        after_help = "Examples:\n  hostapi --sandbox bare-metal usage get 20001\n  hostapi --sandbox bare-metal usage datatraffic 20001 --from 2024-01-01 --to 2024-01-14 --chart"
     )]
     Usage(UsageCommand),
 }
@@ -147,14 +151,14 @@ pub(crate) enum BareMetalCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum SwitchPortCommand {
     /// Show whether the switch port is open or closed.
-    #[command(after_help = "Example:\n  hostapi bare-metal switch-port get 20001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox bare-metal switch-port get 20001")]
     Get {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Open the switch port (connect the server to the network).
-    #[command(after_help = "Example:\n  hostapi bare-metal switch-port open 20001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox bare-metal switch-port open 20001")]
     Open {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -162,7 +166,9 @@ pub(crate) enum SwitchPortCommand {
     },
     /// Close the switch port (cut the server off the network; asks first, --yes when
     /// not on a terminal).
-    #[command(after_help = "Example:\n  hostapi bare-metal switch-port close 20001 --yes")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox bare-metal switch-port close 20001 --yes"
+    )]
     Close {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -173,7 +179,7 @@ pub(crate) enum SwitchPortCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum PowerCommand {
     /// Show whether the server is powered on or off.
-    #[command(after_help = "Example:\n  hostapi bare-metal power get 20001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox bare-metal power get 20001")]
     Get {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -181,7 +187,7 @@ pub(crate) enum PowerCommand {
     },
     /// Power cycle (reboot) the server (asks first, --yes when not on a terminal;
     /// with --wait, until the power went off and is on again).
-    #[command(after_help = "Example:\n  hostapi bare-metal power cycle 20001 --yes")]
+    #[command(after_help = "Example:\n  hostapi --sandbox bare-metal power cycle 20001 --yes")]
     Cycle {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -194,7 +200,7 @@ pub(crate) enum PowerCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum InstallationCommand {
     /// Show the installation status.
-    #[command(after_help = "Example:\n  hostapi bare-metal installation get 20001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox bare-metal installation get 20001")]
     Get {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -202,7 +208,7 @@ pub(crate) enum InstallationCommand {
     },
     /// Wait until no installation (or rescue boot) runs, showing progress.
     #[command(
-        after_help = "Example:\n  hostapi bare-metal installation wait 20001 --wait-timeout 45m"
+        after_help = "Example:\n  hostapi --sandbox bare-metal installation wait 20001 --wait-timeout 45m"
     )]
     Wait {
         /// The server's id.
@@ -216,14 +222,16 @@ pub(crate) enum InstallationCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum LeasesCommand {
     /// List a server's DHCP leases.
-    #[command(after_help = "Example:\n  hostapi bare-metal leases list 20001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox bare-metal leases list 20001")]
     List {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Show the lease of one MAC address.
-    #[command(after_help = "Example:\n  hostapi bare-metal leases get 20001 ac:1f:6b:03:88:8c")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox bare-metal leases get 20001 ac:1f:6b:03:88:8c"
+    )]
     Get {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -234,7 +242,7 @@ pub(crate) enum LeasesCommand {
     },
     /// Create a lease (PXE boot) for the server.
     #[command(
-        after_help = "Example:\n  hostapi bare-metal leases create 20002 --boot-file http://192.0.2.5/pxe.ipxe \\\n    --boot-server 192.0.2.5 --dns-server 192.0.2.53"
+        after_help = "Example:\n  hostapi --sandbox bare-metal leases create 20002 --boot-file http://192.0.2.5/pxe.ipxe \\\n    --boot-server 192.0.2.5 --dns-server 192.0.2.53"
     )]
     Create {
         /// The server's id.
@@ -251,7 +259,9 @@ pub(crate) enum LeasesCommand {
         dns_server: IpAddr,
     },
     /// Delete the lease of one MAC address.
-    #[command(after_help = "Example:\n  hostapi bare-metal leases delete 20001 ac:1f:6b:03:88:8c")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox bare-metal leases delete 20001 ac:1f:6b:03:88:8c"
+    )]
     Delete {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -261,7 +271,9 @@ pub(crate) enum LeasesCommand {
         mac: MacAddress,
     },
     /// Delete every lease of the server (asks first; --yes when not on a terminal).
-    #[command(after_help = "Example:\n  hostapi bare-metal leases delete-all 20001 --yes")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox bare-metal leases delete-all 20001 --yes"
+    )]
     DeleteAll {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -272,14 +284,14 @@ pub(crate) enum LeasesCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum BareMetalIpsCommand {
     /// List a server's IP addresses.
-    #[command(after_help = "Example:\n  hostapi bare-metal ips list 20001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox bare-metal ips list 20001")]
     List {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
         id: BareMetalId,
     },
     /// Show one IP address of a server.
-    #[command(after_help = "Example:\n  hostapi bare-metal ips get 20001 85.17.0.10")]
+    #[command(after_help = "Example:\n  hostapi --sandbox bare-metal ips get 20001 85.17.0.10")]
     Get {
         /// The server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -289,7 +301,7 @@ pub(crate) enum BareMetalIpsCommand {
     },
     /// Set an IP's reverse DNS name, or turn null routing on or off (one at a time).
     #[command(
-        after_help = "Example:\n  hostapi bare-metal ips update 20001 85.17.0.10 --reverse-lookup db.example.com"
+        after_help = "Example:\n  hostapi --sandbox bare-metal ips update 20001 85.17.0.10 --reverse-lookup db.example.com"
     )]
     Update {
         /// The server's id.
@@ -464,6 +476,7 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
                         &format!("bare metal server {id} to power cycle"),
                         &settings,
                         &format!("bare metal server {id} is on again"),
+                        Resume::Check(format!("bare-metal power get {id}")),
                         async |options| servers.power_cycle_and_wait(&id, &options).await,
                     )
                     .await?;
@@ -523,6 +536,7 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
                 &format!("rescue mode of bare metal server {id}"),
                 &settings,
                 &format!("bare metal server {id} is in rescue mode"),
+                Resume::Wait(format!("bare-metal installation wait {id}")),
                 async |options| servers.wait_rescue_ready(&id, &before, &options).await,
             )
             .await?;
@@ -543,6 +557,7 @@ pub(crate) async fn run(context: &Context, command: BareMetalCommand) -> Result<
                 &format!("installation of bare metal server {id}"),
                 &settings,
                 &done,
+                Resume::Wait(format!("bare-metal installation wait {id}")),
                 async |options| servers.wait_installed(&id, &now, &options).await,
             )
             .await?;
@@ -592,6 +607,7 @@ pub(crate) async fn install(
         &format!("installation of bare metal server {id}"),
         &settings,
         &format!("bare metal server {id} is installed"),
+        Resume::Wait(format!("bare-metal installation wait {id}")),
         async |options| servers.wait_installed(id, &before, &options).await,
     )
     .await?;

@@ -15,42 +15,45 @@ pub(crate) enum CatalogCommand {
     /// Operating systems (to install on bare metal servers).
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi catalog operating-systems list"
+        after_help = "Example:\n  hostapi --sandbox catalog operating-systems list"
     )]
     OperatingSystems(OperatingSystemsCommand),
     /// Control panels available for an operating system.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi catalog control-panels list 9"
+        after_help = "Example:\n  hostapi --sandbox catalog control-panels list 9"
     )]
     ControlPanels(ControlPanelsCommand),
     /// Rescue images (to boot bare metal servers into rescue mode).
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi catalog rescue-images list"
+        after_help = "Example:\n  hostapi --sandbox catalog rescue-images list"
     )]
     RescueImages(RescueImagesCommand),
     /// The partitioning suggested for installing an operating system on a server.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi catalog partition-schema get 9 20001"
+        after_help = "Example:\n  hostapi --sandbox catalog partition-schema get 9 20001"
     )]
     PartitionSchema(PartitionSchemaCommand),
     /// The account's services (shown as the API sends them; it documents no fields).
-    #[command(subcommand, after_help = "Example:\n  hostapi catalog services list")]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi --sandbox catalog services list"
+    )]
     Services(ServicesCommand),
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum OperatingSystemsCommand {
     /// List operating systems.
-    #[command(after_help = "Example:\n  hostapi catalog operating-systems list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox catalog operating-systems list")]
     List,
     /// Show one operating system.
-    #[command(after_help = "Example:\n  hostapi catalog operating-systems get 9")]
+    #[command(after_help = "Example:\n  hostapi --sandbox catalog operating-systems get 9")]
     Get {
         /// The operating system's id.
-        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
     },
 }
@@ -58,17 +61,17 @@ pub(crate) enum OperatingSystemsCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum ControlPanelsCommand {
     /// List the control panels of an operating system.
-    #[command(after_help = "Example:\n  hostapi catalog control-panels list 9")]
+    #[command(after_help = "Example:\n  hostapi --sandbox catalog control-panels list 9")]
     List {
         /// The operating system's id.
-        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
     },
     /// Show one control panel of an operating system.
-    #[command(after_help = "Example:\n  hostapi catalog control-panels get 9 1")]
+    #[command(after_help = "Example:\n  hostapi --sandbox catalog control-panels get 9 1")]
     Get {
         /// The operating system's id.
-        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
         /// The control panel's id.
         #[arg(value_parser = parse_id::<ControlPanelId>)]
@@ -79,17 +82,17 @@ pub(crate) enum ControlPanelsCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum RescueImagesCommand {
     /// List rescue images.
-    #[command(after_help = "Example:\n  hostapi catalog rescue-images list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox catalog rescue-images list")]
     List,
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum PartitionSchemaCommand {
     /// Show the partitioning suggested for an operating system on a bare metal server.
-    #[command(after_help = "Example:\n  hostapi catalog partition-schema get 9 20001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox catalog partition-schema get 9 20001")]
     Get {
         /// The operating system's id.
-        #[arg(value_parser = parse_id::<OperatingSystemId>)]
+        #[arg(value_parser = parse_id::<OperatingSystemId>, add = clap_complete::ArgValueCandidates::new(crate::completion::operating_system_ids))]
         os: OperatingSystemId,
         /// The bare metal server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -100,7 +103,7 @@ pub(crate) enum PartitionSchemaCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum ServicesCommand {
     /// List the account's services.
-    #[command(after_help = "Example:\n  hostapi catalog services list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox catalog services list")]
     List,
 }
 

@@ -15,14 +15,14 @@ use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::outcome::settle;
 use crate::output::{Column, col};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 use crate::untrusted;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum CdnCommand {
     /// Purge files of a zone from the cache (or, with --everything, the whole zone).
     #[command(
-        after_help = "Examples:\n  hostapi cdn purge 1001 /index.html /css/site.css --wait\n  hostapi cdn purge 1001 --everything --yes"
+        after_help = "Examples:\n  hostapi --sandbox cdn purge 1001 /index.html /css/site.css --wait\n  hostapi --sandbox cdn purge 1001 --everything --yes"
     )]
     Purge {
         /// The zone's id.
@@ -39,7 +39,7 @@ pub(crate) enum CdnCommand {
         wait: WaitArgs,
     },
     /// Show where a purge job is, file by file (--wait: until none is queued).
-    #[command(after_help = "Example:\n  hostapi cdn purge-status 1001 5001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn purge-status 1001 5001")]
     PurgeStatus {
         /// The zone's id.
         #[arg(value_parser = parse_id::<ZoneId>)]
@@ -51,42 +51,48 @@ pub(crate) enum CdnCommand {
         wait: WaitArgs,
     },
     /// The customer record (its API secret is [REDACTED] unless --show-secrets).
-    #[command(subcommand, after_help = "Example:\n  hostapi cdn customers get")]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi --sandbox cdn customers get"
+    )]
     Customers(CustomersCommand),
     /// Sub-customers of a reseller customer.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi cdn sub-customers get 46242701"
+        after_help = "Example:\n  hostapi --sandbox cdn sub-customers get 46242701"
     )]
     SubCustomers(SubCustomersCommand),
     /// The customer's access control list.
-    #[command(subcommand, after_help = "Example:\n  hostapi cdn acl get")]
+    #[command(subcommand, after_help = "Example:\n  hostapi --sandbox cdn acl get")]
     Acl(AclCommand),
     /// Origins: the sources the CDN fetches content from.
-    #[command(subcommand, after_help = "Example:\n  hostapi cdn origins list")]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi --sandbox cdn origins list"
+    )]
     Origins(OriginsCommand),
     /// Print the origins and the ACL as YAML (or --format toml).
-    #[command(after_help = "Example:\n  hostapi cdn export > cdn.yaml")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn export > cdn.yaml")]
     Export(super::cdn_sync::ExportArgs),
     /// Show what applying FILE would change: + create, ~ update.
-    #[command(after_help = "Example:\n  hostapi cdn plan cdn.yaml")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn plan cdn.yaml")]
     Plan(super::cdn_sync::PlanCommand),
     /// Make the origins and the ACL match FILE (asks first; --yes when not on a terminal).
-    #[command(after_help = "Example:\n  hostapi cdn apply cdn.yaml --yes")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn apply cdn.yaml --yes")]
     Apply(super::cdn_sync::ApplyArgs),
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum CustomersCommand {
     /// Show the customer the CDN settings act for.
-    #[command(after_help = "Example:\n  hostapi cdn customers get")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn customers get")]
     Get,
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum SubCustomersCommand {
     /// Show a sub-customer.
-    #[command(after_help = "Example:\n  hostapi cdn sub-customers get 46242701")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn sub-customers get 46242701")]
     Get {
         /// The sub-customer's customer number.
         #[arg(value_parser = parse_id::<CustomerNumber>)]
@@ -94,7 +100,7 @@ pub(crate) enum SubCustomersCommand {
     },
     /// Create a sub-customer, or change one, with the settings given.
     #[command(
-        after_help = "Example:\n  hostapi cdn sub-customers set 46242704 --active true --ftp-quota 500"
+        after_help = "Example:\n  hostapi --sandbox cdn sub-customers set 46242704 --active true --ftp-quota 500"
     )]
     Set {
         /// The sub-customer's customer number.
@@ -121,13 +127,13 @@ pub(crate) enum SubCustomersCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum AclCommand {
     /// Show the access control list.
-    #[command(after_help = "Example:\n  hostapi cdn acl get")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn acl get")]
     Get,
     /// Replace the access control list: from a JSON file (the shape `acl get
     /// --output json` prints) or by naming what is allowed (everything else is not);
     /// asks first, --yes when not on a terminal.
     #[command(
-        after_help = "Examples:\n  hostapi cdn acl set --allow content.post --allow content.get --allow origins.get --yes\n  hostapi cdn acl get --output json > acl.json\n  hostapi cdn acl set --file acl.json --yes"
+        after_help = "Examples:\n  hostapi --sandbox cdn acl set --allow content.post --allow content.get --allow origins.get --yes\n  hostapi --sandbox cdn acl get --output json > acl.json\n  hostapi --sandbox cdn acl set --file acl.json --yes"
     )]
     Set {
         /// A JSON file holding the list (`-`: standard input).
@@ -144,26 +150,26 @@ pub(crate) enum AclCommand {
     },
     /// Delete the access control list: every permission becomes false (asks first;
     /// --yes when not on a terminal).
-    #[command(after_help = "Example:\n  hostapi cdn acl delete --yes")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn acl delete --yes")]
     Delete,
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum OriginsCommand {
     /// List origins.
-    #[command(after_help = "Example:\n  hostapi cdn origins list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn origins list")]
     List,
     /// Show one origin (its basic auth password is [REDACTED] unless --show-secrets).
-    #[command(after_help = "Example:\n  hostapi cdn origins get 101")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cdn origins get 101")]
     Get {
         /// The origin's id.
-        #[arg(value_parser = parse_id::<OriginId>)]
+        #[arg(value_parser = parse_id::<OriginId>, add = clap_complete::ArgValueCandidates::new(crate::completion::origin_ids))]
         id: OriginId,
     },
     /// Create an origin. Labels name origins in `cdn plan` files: a label another
     /// origin has is warned of.
     #[command(
-        after_help = "Example:\n  hostapi cdn origins create --label downloads --url https://downloads.example.com \\\n    --refresh-every 3600"
+        after_help = "Example:\n  hostapi --sandbox cdn origins create --label downloads --url https://downloads.example.com \\\n    --refresh-every 3600"
     )]
     Create {
         /// The origin's own name.
@@ -176,10 +182,12 @@ pub(crate) enum OriginsCommand {
         settings: OriginSettings,
     },
     /// Change an origin (only the settings given), then show it as it now is.
-    #[command(after_help = "Example:\n  hostapi cdn origins update 101 --label static-assets")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox cdn origins update 101 --label static-assets"
+    )]
     Update {
         /// The origin's id.
-        #[arg(value_parser = parse_id::<OriginId>)]
+        #[arg(value_parser = parse_id::<OriginId>, add = clap_complete::ArgValueCandidates::new(crate::completion::origin_ids))]
         id: OriginId,
         /// The origin's own name.
         #[arg(long)]
@@ -367,6 +375,7 @@ pub(crate) async fn wait_purged(
         &format!("purge job {job} of zone {zone}"),
         &settings,
         &format!("purge job {job} of zone {zone}: nothing queued"),
+        Resume::Wait(format!("cdn purge-status {zone} {job} --wait")),
         async |options| cdn.wait_purged(zone, job, &options).await,
     )
     .await

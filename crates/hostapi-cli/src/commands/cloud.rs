@@ -14,12 +14,12 @@ use crate::confirm::confirm;
 use crate::failure::{Failure, NOT_FOUND};
 use crate::outcome::settle;
 use crate::output::{Column, col};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum CloudCommand {
     /// List cloud servers (paged through for you).
-    #[command(after_help = "Example:\n  hostapi cloud list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cloud list")]
     List {
         /// Servers asked for per request (1-1000).
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -27,7 +27,7 @@ pub(crate) enum CloudCommand {
     },
     /// Show cloud servers (several ids are read at once and print as a list).
     #[command(
-        after_help = "Examples:\n  hostapi cloud get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728\n  hostapi cloud get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 be38016d-e266-4420-a801-0c71c86fa729"
+        after_help = "Examples:\n  hostapi --sandbox cloud get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728\n  hostapi --sandbox cloud get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 \\\n    be38016d-e266-4420-a801-0c71c86fa729"
     )]
     Get {
         /// The servers' ids.
@@ -36,7 +36,7 @@ pub(crate) enum CloudCommand {
     },
     /// Set a server's reference (your own label; "" clears it).
     #[command(
-        after_help = "Example:\n  hostapi cloud set-reference c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 web-frontend-1"
+        after_help = "Example:\n  hostapi --sandbox cloud set-reference c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 web-frontend-1"
     )]
     SetReference {
         /// The server's id.
@@ -47,7 +47,7 @@ pub(crate) enum CloudCommand {
     },
     /// Power a server on (prints the job; with --wait, the server once RUNNING).
     #[command(
-        after_help = "Example:\n  hostapi cloud power-on e620176a-34dc-4563-a017-0c71c86fa72a --wait"
+        after_help = "Example:\n  hostapi --sandbox cloud power-on e620176a-34dc-4563-a017-0c71c86fa72a --wait"
     )]
     PowerOn {
         /// The server's id.
@@ -58,7 +58,7 @@ pub(crate) enum CloudCommand {
     },
     /// Power a server off (prints the job; with --wait, the server once STOPPED).
     #[command(
-        after_help = "Example:\n  hostapi cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
+        after_help = "Example:\n  hostapi --sandbox cloud power-off c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
     )]
     PowerOff {
         /// The server's id.
@@ -69,7 +69,7 @@ pub(crate) enum CloudCommand {
     },
     /// Reboot a server (prints the job; with --wait, the server once RUNNING again).
     #[command(
-        after_help = "Example:\n  hostapi cloud reboot c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
+        after_help = "Example:\n  hostapi --sandbox cloud reboot c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
     )]
     Reboot {
         /// The server's id.
@@ -80,7 +80,7 @@ pub(crate) enum CloudCommand {
     },
     /// Reinstall a server with its current operating system: its disks are wiped.
     #[command(
-        after_help = "Example:\n  hostapi cloud reinstall c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
+        after_help = "Example:\n  hostapi --sandbox cloud reinstall c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --yes --wait"
     )]
     Reinstall {
         /// The server's id.
@@ -91,7 +91,7 @@ pub(crate) enum CloudCommand {
     },
     /// Wait until a server is RUNNING or STOPPED, showing progress.
     #[command(
-        after_help = "Example:\n  hostapi cloud wait c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --state running"
+        after_help = "Example:\n  hostapi --sandbox cloud wait c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 --state running"
     )]
     Wait {
         /// The server's id.
@@ -106,19 +106,19 @@ pub(crate) enum CloudCommand {
     /// A server's credentials (user names; `get` shows a password).
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi cloud credentials list c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
+        after_help = "Example:\n  hostapi --sandbox cloud credentials list c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
     )]
     Credentials(CredentialsCommand),
     /// A server's metrics: datatraffic, drawn as a chart.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi cloud metrics datatraffic c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
+        after_help = "Example:\n  hostapi --sandbox cloud metrics datatraffic c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
     )]
     Metrics(MetricsCommand),
     /// Private clouds.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi cloud private-clouds list"
+        after_help = "Example:\n  hostapi --sandbox cloud private-clouds list"
     )]
     PrivateClouds(PrivateCloudsCommand),
 }
@@ -136,7 +136,7 @@ pub(crate) enum TargetState {
 pub(crate) enum CredentialsCommand {
     /// List a server's credentials of one type (user names only).
     #[command(
-        after_help = "Example:\n  hostapi cloud credentials list c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
+        after_help = "Example:\n  hostapi --sandbox cloud credentials list c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
     )]
     List {
         /// The server's id.
@@ -148,7 +148,7 @@ pub(crate) enum CredentialsCommand {
     },
     /// Show one credential with its password ([REDACTED] unless --show-secrets).
     #[command(
-        after_help = "Example:\n  hostapi cloud credentials get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 root --show-secrets"
+        after_help = "Example:\n  hostapi --sandbox cloud credentials get c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 root --show-secrets"
     )]
     Get {
         /// The server's id.
@@ -186,7 +186,7 @@ pub(crate) enum MetricsCommand {
     /// Datatraffic (outgoing up, incoming down) per bucket, drawn as a chart; JSON
     /// gives the figures.
     #[command(
-        after_help = "Examples:\n  hostapi cloud metrics datatraffic c90e8a9c-09ba-46e2-ae8a-0c71c86fa728\n  hostapi cloud metrics datatraffic c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 \\\n    --from 2024-01-01 --to 2024-01-02 --granularity hour --values"
+        after_help = "Examples:\n  hostapi --sandbox cloud metrics datatraffic c90e8a9c-09ba-46e2-ae8a-0c71c86fa728\n  hostapi --sandbox cloud metrics datatraffic c90e8a9c-09ba-46e2-ae8a-0c71c86fa728 \\\n    --from 2024-01-01 --to 2024-01-02 --granularity hour --values"
     )]
     Datatraffic {
         /// The server's id.
@@ -253,13 +253,13 @@ impl GranularityArg {
 #[derive(Debug, Subcommand)]
 pub(crate) enum PrivateCloudsCommand {
     /// List private clouds.
-    #[command(after_help = "Example:\n  hostapi cloud private-clouds list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cloud private-clouds list")]
     List,
     /// Show one private cloud (read from the list: the API has no single view).
-    #[command(after_help = "Example:\n  hostapi cloud private-clouds get 300001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox cloud private-clouds get 300001")]
     Get {
         /// The private cloud's id.
-        #[arg(value_parser = parse_id::<PrivateCloudId>)]
+        #[arg(value_parser = parse_id::<PrivateCloudId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_cloud_ids))]
         id: PrivateCloudId,
     },
 }
@@ -364,6 +364,10 @@ pub(crate) async fn wait_for(
         &format!("cloud server {id} to be {}", state.as_wire()),
         &settings,
         &done,
+        Resume::Wait(format!(
+            "cloud wait {id} --state {}",
+            state.as_wire().to_ascii_lowercase()
+        )),
         async |options| servers.wait_state(id, state.clone(), &options).await,
     )
     .await

@@ -12,25 +12,25 @@ use crate::output::{Column, col};
 #[derive(Debug, Subcommand)]
 pub(crate) enum DnsCommand {
     /// List a domain's records.
-    #[command(after_help = "Example:\n  hostapi dns list acme-1.com")]
+    #[command(after_help = "Example:\n  hostapi --sandbox dns list acme-1.com")]
     List {
         /// The domain name.
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
     },
     /// Show one record.
-    #[command(after_help = "Example:\n  hostapi dns get acme-1.com 1000000")]
+    #[command(after_help = "Example:\n  hostapi --sandbox dns get acme-1.com 1000000")]
     Get {
         /// The domain name.
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id (see `dns list`).
-        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        #[arg(value_parser = parse_id::<DnsRecordId>, add = clap_complete::ArgValueCandidates::new(crate::completion::dns_record_ids))]
         id: DnsRecordId,
     },
     /// Create a record.
     #[command(
-        after_help = "Examples:\n  hostapi dns create acme-1.com --name api.acme-1.com --type A --content 192.0.2.10\n  hostapi dns create acme-1.com --name acme-1.com --type MX --content mail.acme-1.com \\\n    --priority 10"
+        after_help = "Examples:\n  hostapi --sandbox dns create acme-1.com --name api.acme-1.com --type A --content 192.0.2.10\n  hostapi --sandbox dns create acme-1.com --name acme-1.com --type MX --content mail.acme-1.com \\\n    --priority 10"
     )]
     Create {
         /// The domain name.
@@ -52,14 +52,14 @@ pub(crate) enum DnsCommand {
     },
     /// Change a record: the fields not given keep their current value.
     #[command(
-        after_help = "Example:\n  hostapi dns update acme-1.com 1000000 --content 192.0.2.20"
+        after_help = "Example:\n  hostapi --sandbox dns update acme-1.com 1000000 --content 192.0.2.20"
     )]
     Update {
         /// The domain name.
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id (numeric).
-        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        #[arg(value_parser = parse_id::<DnsRecordId>, add = clap_complete::ArgValueCandidates::new(crate::completion::dns_record_ids))]
         id: DnsRecordId,
         /// The new name (host).
         #[arg(long)]
@@ -75,23 +75,25 @@ pub(crate) enum DnsCommand {
         priority: Option<u16>,
     },
     /// Delete a record (asks first; --yes when not on a terminal).
-    #[command(after_help = "Example:\n  hostapi dns delete acme-1.com 1000000 --yes")]
+    #[command(after_help = "Example:\n  hostapi --sandbox dns delete acme-1.com 1000000 --yes")]
     Delete {
         /// The domain name.
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
         /// The record's id.
-        #[arg(value_parser = parse_id::<DnsRecordId>)]
+        #[arg(value_parser = parse_id::<DnsRecordId>, add = clap_complete::ArgValueCandidates::new(crate::completion::dns_record_ids))]
         id: DnsRecordId,
     },
     /// Print the domain's records as a zone file (or --format yaml|toml).
-    #[command(after_help = "Example:\n  hostapi dns export acme-1.com > acme-1.com.zone")]
+    #[command(after_help = "Example:\n  hostapi --sandbox dns export acme-1.com > acme-1.com.zone")]
     Export(super::dns_sync::ExportArgs),
     /// Show what applying FILE would change: + create, ~ update, - delete.
-    #[command(after_help = "Example:\n  hostapi dns plan acme-1.com acme-1.com.zone")]
+    #[command(after_help = "Example:\n  hostapi --sandbox dns plan acme-1.com acme-1.com.zone")]
     Plan(super::dns_sync::PlanCommand),
     /// Make the domain match FILE (asks first; --yes when not on a terminal).
-    #[command(after_help = "Example:\n  hostapi dns apply acme-1.com acme-1.com.zone --yes")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox dns apply acme-1.com acme-1.com.zone --yes"
+    )]
     Apply(super::dns_sync::ApplyArgs),
 }
 

@@ -13,17 +13,17 @@ use crate::output::{Column, col};
 #[derive(Debug, Subcommand)]
 pub(crate) enum DomainsCommand {
     /// List domains.
-    #[command(after_help = "Example:\n  hostapi domains list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox domains list")]
     List,
     /// Show one domain.
-    #[command(after_help = "Example:\n  hostapi domains get acme-1.com")]
+    #[command(after_help = "Example:\n  hostapi --sandbox domains get acme-1.com")]
     Get {
         /// The domain name.
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
         domain: DomainName,
     },
     /// Change a domain's TTL, in seconds (the service says which values it accepts).
-    #[command(after_help = "Example:\n  hostapi domains set-ttl acme-1.com 3600")]
+    #[command(after_help = "Example:\n  hostapi --sandbox domains set-ttl acme-1.com 3600")]
     SetTtl {
         /// The domain name.
         #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]

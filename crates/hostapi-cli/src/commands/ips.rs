@@ -23,7 +23,7 @@ pub(crate) const IP_COLUMNS: &[Column] = &[
 pub(crate) enum IpsCommand {
     /// Set an IP's reverse DNS name, or turn null routing on or off (one at a time).
     #[command(
-        after_help = "Examples:\n  hostapi ips update 85.17.0.10 --reverse-lookup web.example.com\n  hostapi ips update 85.17.0.10 --null-routed true --yes"
+        after_help = "Examples:\n  hostapi --sandbox ips update 85.17.0.10 --reverse-lookup web.example.com\n  hostapi --sandbox ips update 85.17.0.10 --null-routed true --yes"
     )]
     Update {
         #[command(flatten)]

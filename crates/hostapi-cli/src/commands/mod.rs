@@ -2,6 +2,7 @@
 //! module holds what they share: the context every command runs with, and the parsers
 //! and flags several groups use (ids, dates, durations, `--wait`).
 
+pub(crate) mod api;
 pub(crate) mod bare_metal;
 pub(crate) mod bulk;
 pub(crate) mod catalog;
@@ -86,6 +87,7 @@ pub(crate) async fn run(context: &Context, command: Command) -> Result<(), Failu
         Command::Tour => tour::run(context).await,
         Command::Whoami => config::whoami(context).await,
         Command::Find(args) => find::run(context, args).await,
+        Command::Api(args) => api::run(context, args).await,
         // Handled before a client exists (see `app::run`).
         Command::Config(_) | Command::Completions { .. } | Command::Sandbox(_) => Ok(()),
     }

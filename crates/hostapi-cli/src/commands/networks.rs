@@ -7,34 +7,34 @@ use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::output::{Outcome, col};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum NetworksCommand {
     /// List private networks.
-    #[command(after_help = "Example:\n  hostapi networks list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks list")]
     List,
     /// Show one private network with its members.
-    #[command(after_help = "Example:\n  hostapi networks get 501")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks get 501")]
     Get {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
     },
     /// Create a private network (the API takes no name).
-    #[command(after_help = "Example:\n  hostapi networks create")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks create")]
     Create,
     /// Delete a private network (asks first; --yes when not on a terminal).
-    #[command(after_help = "Example:\n  hostapi networks delete 502 --yes")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks delete 502 --yes")]
     Delete {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
     },
     /// The bare metal servers of a private network.
     #[command(
         subcommand,
-        after_help = "Example:\n  hostapi networks members list 501"
+        after_help = "Example:\n  hostapi --sandbox networks members list 501"
     )]
     Members(MembersCommand),
 }
@@ -42,17 +42,17 @@ pub(crate) enum NetworksCommand {
 #[derive(Debug, Subcommand)]
 pub(crate) enum MembersCommand {
     /// List a network's members and their status.
-    #[command(after_help = "Example:\n  hostapi networks members list 501")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks members list 501")]
     List {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
     },
     /// Add a bare metal server (with --wait, until it is CONFIGURED: about a minute).
-    #[command(after_help = "Example:\n  hostapi networks members add 502 20003 --wait")]
+    #[command(after_help = "Example:\n  hostapi --sandbox networks members add 502 20003 --wait")]
     Add {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
         /// The bare metal server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -61,10 +61,12 @@ pub(crate) enum MembersCommand {
         wait: WaitArgs,
     },
     /// Remove a bare metal server (with --wait, until it is gone: about a minute).
-    #[command(after_help = "Example:\n  hostapi networks members remove 501 20001 --wait")]
+    #[command(
+        after_help = "Example:\n  hostapi --sandbox networks members remove 501 20001 --wait"
+    )]
     Remove {
         /// The network's id.
-        #[arg(value_parser = parse_id::<PrivateNetworkId>)]
+        #[arg(value_parser = parse_id::<PrivateNetworkId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_network_ids))]
         id: PrivateNetworkId,
         /// The bare metal server's id.
         #[arg(value_parser = parse_id::<BareMetalId>, add = clap_complete::ArgValueCandidates::new(crate::completion::bare_metal_ids))]
@@ -134,6 +136,7 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
                 &format!("bare metal server {server} to join private network {id}"),
                 &settings,
                 &format!("bare metal server {server} is configured in private network {id}"),
+                Resume::Check(format!("networks members list {id}")),
                 async |options| {
                     networks
                         .wait_member_configured(&id, &server, &options)
@@ -160,6 +163,7 @@ pub(crate) async fn run(context: &Context, command: NetworksCommand) -> Result<(
                 &format!("bare metal server {server} to leave private network {id}"),
                 &settings,
                 &format!("bare metal server {server} left private network {id}"),
+                Resume::Check(format!("networks members list {id}")),
                 async |options| networks.wait_member_removed(&id, &server, &options).await,
             )
             .await?;

@@ -15,52 +15,62 @@ use crate::output::{Column, col};
 pub(crate) enum RacksCommand {
     /// List private racks (ids only; --details reads each rack at once for its name,
     /// site and SLA; `get` shows the rest).
-    #[command(after_help = "Examples:\n  hostapi racks list\n  hostapi racks list --details")]
+    #[command(
+        after_help = "Examples:\n  hostapi --sandbox racks list\n  hostapi --sandbox racks list --details"
+    )]
     List {
         /// Read each rack in detail (name, site, SLA), several at once.
         #[arg(long)]
         details: bool,
     },
     /// Show private racks (several ids are read at once and print as a list).
-    #[command(after_help = "Examples:\n  hostapi racks get 7001\n  hostapi racks get 7001 7002")]
+    #[command(
+        after_help = "Examples:\n  hostapi --sandbox racks get 7001\n  hostapi --sandbox racks get 7001 7002"
+    )]
     Get {
         /// The racks' ids.
-        #[arg(required = true, value_parser = parse_id::<PrivateRackId>)]
+        #[arg(required = true, value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         ids: Vec<PrivateRackId>,
     },
     /// IP addresses of a rack.
-    #[command(subcommand, after_help = "Example:\n  hostapi racks ips list 7001")]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi --sandbox racks ips list 7001"
+    )]
     Ips(RackIpsCommand),
     /// Network usage of a rack.
-    #[command(subcommand, after_help = "Example:\n  hostapi racks usage get 7001")]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  hostapi --sandbox racks usage get 7001"
+    )]
     Usage(RackUsageCommand),
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum RackIpsCommand {
     /// List a rack's IP addresses.
-    #[command(after_help = "Example:\n  hostapi racks ips list 7001")]
+    #[command(after_help = "Example:\n  hostapi --sandbox racks ips list 7001")]
     List {
         /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        #[arg(value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         id: PrivateRackId,
     },
     /// Show one IP address of a rack, with its reverse DNS name.
-    #[command(after_help = "Example:\n  hostapi racks ips get 7001 95.211.0.10")]
+    #[command(after_help = "Example:\n  hostapi --sandbox racks ips get 7001 95.211.0.10")]
     Get {
         /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        #[arg(value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         id: PrivateRackId,
         /// The IP address.
         ip: IpAddr,
     },
     /// Set a rack IP's reverse DNS name, or turn null routing on or off.
     #[command(
-        after_help = "Example:\n  hostapi racks ips update 7001 95.211.0.10 --null-routed true --yes"
+        after_help = "Example:\n  hostapi --sandbox racks ips update 7001 95.211.0.10 --null-routed true --yes"
     )]
     Update {
         /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        #[arg(value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         id: PrivateRackId,
         #[command(flatten)]
         change: IpChange,
@@ -72,11 +82,11 @@ pub(crate) enum RackUsageCommand {
     /// Network usage over an interval (the API does not document its fields: shown
     /// as sent).
     #[command(
-        after_help = "Example:\n  hostapi racks usage get 7001 --from 2024-01-01 --to 2024-01-31"
+        after_help = "Example:\n  hostapi --sandbox racks usage get 7001 --from 2024-01-01 --to 2024-01-31"
     )]
     Get {
         /// The rack's id.
-        #[arg(value_parser = parse_id::<PrivateRackId>)]
+        #[arg(value_parser = parse_id::<PrivateRackId>, add = clap_complete::ArgValueCandidates::new(crate::completion::private_rack_ids))]
         id: PrivateRackId,
         #[command(flatten)]
         range: DayRange,

@@ -21,7 +21,7 @@ use crate::output::{lookup, scalar};
 pub(crate) enum UsageCommand {
     /// Bandwidth and data traffic over an interval, per switch port.
     #[command(
-        after_help = "Example:\n  hostapi bare-metal usage get 20001 --from 2024-01-01 --to 2024-01-31"
+        after_help = "Example:\n  hostapi --sandbox bare-metal usage get 20001 --from 2024-01-01 --to 2024-01-31"
     )]
     Get {
         /// The server's id.
@@ -33,7 +33,7 @@ pub(crate) enum UsageCommand {
     /// Bandwidth (bit rates) over an interval, per switch port; --chart draws it
     /// day by day, --png writes the service's graph.
     #[command(
-        after_help = "Examples:\n  hostapi bare-metal usage bandwidth 20001 --from 2024-01-01 --to 2024-01-14 --chart\n  hostapi bare-metal usage bandwidth 20001 --from 2024-01-01 --to 2024-01-31 --png bandwidth.png"
+        after_help = "Examples:\n  hostapi --sandbox bare-metal usage bandwidth 20001 --from 2024-01-01 --to 2024-01-14 --chart\n  hostapi --sandbox bare-metal usage bandwidth 20001 --from 2024-01-01 --to 2024-01-31 \\\n    --png bandwidth.png"
     )]
     Bandwidth {
         /// The server's id.
@@ -47,7 +47,7 @@ pub(crate) enum UsageCommand {
     /// Data traffic (amounts) over an interval, per switch port; --chart draws it
     /// day by day, --png writes the service's graph.
     #[command(
-        after_help = "Examples:\n  hostapi bare-metal usage datatraffic 20001 --from 2024-01-01 --to 2024-01-14 --chart\n  hostapi bare-metal usage datatraffic 20001 --from 2024-01-01 --to 2024-01-31 --png traffic.png"
+        after_help = "Examples:\n  hostapi --sandbox bare-metal usage datatraffic 20001 --from 2024-01-01 --to 2024-01-14 --chart\n  hostapi --sandbox bare-metal usage datatraffic 20001 --from 2024-01-01 --to 2024-01-31 \\\n    --png traffic.png"
     )]
     Datatraffic {
         /// The server's id.

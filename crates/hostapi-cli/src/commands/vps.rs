@@ -7,16 +7,16 @@ use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;
 use crate::failure::Failure;
 use crate::output::{Column, col};
-use crate::progress::wait_with_progress;
+use crate::progress::{Resume, wait_with_progress};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum VpsCommand {
     /// List virtual servers.
-    #[command(after_help = "Example:\n  hostapi vps list")]
+    #[command(after_help = "Example:\n  hostapi --sandbox vps list")]
     List,
     /// Show virtual servers (several ids are read at once and print as a list).
     #[command(
-        after_help = "Examples:\n  hostapi vps get 100001\n  hostapi vps get 100001 100002 100003"
+        after_help = "Examples:\n  hostapi --sandbox vps get 100001\n  hostapi --sandbox vps get 100001 100002 100003"
     )]
     Get {
         /// The servers' ids.
@@ -24,7 +24,7 @@ pub(crate) enum VpsCommand {
         ids: Vec<VirtualServerId>,
     },
     /// Power a server on (prints the job; with --wait, the server once running).
-    #[command(after_help = "Example:\n  hostapi vps power-on 100003 --wait")]
+    #[command(after_help = "Example:\n  hostapi --sandbox vps power-on 100003 --wait")]
     PowerOn {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
@@ -34,7 +34,7 @@ pub(crate) enum VpsCommand {
     },
     /// Power a server off (asks first, --yes when not on a terminal; prints the job,
     /// with --wait the server once stopped).
-    #[command(after_help = "Example:\n  hostapi vps power-off 100001 --yes --wait")]
+    #[command(after_help = "Example:\n  hostapi --sandbox vps power-off 100001 --yes --wait")]
     PowerOff {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
@@ -44,7 +44,7 @@ pub(crate) enum VpsCommand {
     },
     /// Reboot a server (asks first, --yes when not on a terminal; prints the job,
     /// with --wait the server once running again).
-    #[command(after_help = "Example:\n  hostapi vps reboot 100001 --yes")]
+    #[command(after_help = "Example:\n  hostapi --sandbox vps reboot 100001 --yes")]
     Reboot {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
@@ -53,7 +53,7 @@ pub(crate) enum VpsCommand {
         wait: WaitArgs,
     },
     /// Reinstall a server with its current operating system: its disks are wiped.
-    #[command(after_help = "Example:\n  hostapi vps reinstall 100001 --yes")]
+    #[command(after_help = "Example:\n  hostapi --sandbox vps reinstall 100001 --yes")]
     Reinstall {
         /// The server's id.
         #[arg(value_parser = parse_id::<VirtualServerId>, add = clap_complete::ArgValueCandidates::new(crate::completion::virtual_server_ids))]
@@ -100,6 +100,7 @@ pub(crate) async fn run(context: &Context, command: VpsCommand) -> Result<(), Fa
                 &format!("virtual server {id} to reboot"),
                 &settings,
                 &format!("virtual server {id} is running again"),
+                Resume::Check(format!("vps get {id}")),
                 async |options| servers.reboot_and_wait(&id, &options).await,
             )
             .await?;
@@ -129,6 +130,7 @@ async fn power_outcome(
         &format!("virtual server {id} to be {target}"),
         &settings,
         &format!("virtual server {id} is {target}"),
+        Resume::Check(format!("vps get {id}")),
         async |options| servers.wait_state(id, target.clone(), &options).await,
     )
     .await?;

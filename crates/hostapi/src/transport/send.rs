@@ -37,6 +37,8 @@ pub(crate) struct Transport {
 pub(crate) struct CallOptions {
     /// Retry this call even though it is not idempotent.
     pub(crate) retry_unsafe: bool,
+    /// Keep the headers of a success answer (a raw request shows them).
+    pub(crate) keep_headers: bool,
 }
 
 /// A successful answer, to be read.
@@ -45,6 +47,11 @@ pub(crate) struct Answer {
     /// The `Content-Type` the server gave (kept as it came: only a graph's answer
     /// reads it).
     pub(crate) content_type: Option<reqwest::header::HeaderValue>,
+    /// The status (`2XX`; 404 for a retried DELETE that found its resource gone).
+    pub(crate) status: u16,
+    /// The answer's headers, when the call asked to keep them
+    /// ([`CallOptions::keep_headers`]).
+    pub(crate) headers: Option<Box<reqwest::header::HeaderMap>>,
     pub(crate) body: Bytes,
     pub(crate) call: CallInfo,
     /// Whether the call was a write: then an answer that cannot be read leaves the
@@ -60,6 +67,7 @@ enum Attempt {
     Answer {
         status: u16,
         content_type: Option<reqwest::header::HeaderValue>,
+        headers: Option<Box<reqwest::header::HeaderMap>>,
         body: Bytes,
     },
     /// A `2XX` answer larger than the limit (the rest was not read).
@@ -159,13 +167,17 @@ impl Transport {
                 Err(error) => (Err(error), Sent::default()),
             };
             let outcome = match sending {
-                Ok(pending) => match tokio::time::timeout(budget, self.attempt(pending)).await {
-                    Ok(outcome) => outcome,
-                    Err(_) => Attempt::Transport {
-                        cause: TransportCause::Timeout,
-                        source: None,
-                    },
-                },
+                Ok(pending) => {
+                    match tokio::time::timeout(budget, self.attempt(pending, options.keep_headers))
+                        .await
+                    {
+                        Ok(outcome) => outcome,
+                        Err(_) => Attempt::Transport {
+                            cause: TransportCause::Timeout,
+                            source: None,
+                        },
+                    }
+                }
                 Err(error) => Attempt::NotSent(error),
             };
             let write = !matches!(sent.method, "GET" | "HEAD" | "");
@@ -190,17 +202,19 @@ impl Transport {
                      the resource is gone: applied"
                 );
                 log_call(&call, Some(404), "applied");
-                return Ok(self.answer(Bytes::new(), call, write));
+                return Ok(self.answer(404, Bytes::new(), call, write));
             }
             let outcome = match outcome {
                 Attempt::Answer {
                     status,
                     content_type,
+                    headers,
                     body,
                 } => {
                     log_call(&call, Some(status), "ok");
-                    let mut answer = self.answer(body, call, write);
+                    let mut answer = self.answer(status, body, call, write);
                     answer.content_type = content_type;
+                    answer.headers = headers;
                     return Ok(answer);
                 }
                 failed => failed,
@@ -247,9 +261,11 @@ impl Transport {
         }
     }
 
-    fn answer(&self, body: Bytes, call: CallInfo, write: bool) -> Answer {
+    fn answer(&self, status: u16, body: Bytes, call: CallInfo, write: bool) -> Answer {
         Answer {
             content_type: None,
+            status,
+            headers: None,
             body,
             call,
             write,
@@ -258,10 +274,11 @@ impl Transport {
         }
     }
 
-    /// Runs one attempt and reads its answer.
+    /// Runs one attempt and reads its answer (keeping its headers if `keep_headers`).
     async fn attempt(
         &self,
         pending: impl Future<Output = reqwest::Result<reqwest::Response>>,
+        keep_headers: bool,
     ) -> Attempt {
         let mut response = match pending.await {
             Ok(response) => response,
@@ -277,6 +294,7 @@ impl Transport {
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
             .cloned();
+        let headers = keep_headers.then(|| Box::new(response.headers().clone()));
         // Most answers come in one chunk, kept as it came; the chunks of a longer one
         // are joined in `joined`.
         let mut first = Bytes::new();
@@ -301,6 +319,7 @@ impl Transport {
         Attempt::Answer {
             status,
             content_type,
+            headers,
             body: if joined.is_empty() {
                 first
             } else {
