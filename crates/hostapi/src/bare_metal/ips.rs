@@ -33,12 +33,7 @@ impl BareMetalIps {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listBareMetalIps", || {
-                    infra
-                        .list_bare_metal_ips()
-                        .bare_metal_id(id.as_str())
-                        .request()
-                })
+                .call(|| infra.list_bare_metal_ips().bare_metal_id(id.as_str()))
                 .await?;
             answer.list_at(ips::read::IPS, ips::read::wrapped_ip)
         })
@@ -49,12 +44,11 @@ impl BareMetalIps {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalIp", || {
+            .call(|| {
                 infra
                     .get_bare_metal_ip()
                     .bare_metal_id(self.id.as_str())
                     .ip_address(ip.to_string())
-                    .request()
             })
             .await?;
         answer.one(ips::read::wrapped_ip)
@@ -69,13 +63,12 @@ impl BareMetalIps {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updateBareMetalIp", || {
+            .call(|| {
                 infra
                     .update_bare_metal_ip()
                     .bare_metal_id(self.id.as_str())
                     .ip_address(ip.to_string())
                     .body(form.clone())
-                    .request()
             })
             .await?;
         answer.one(ips::read::wrapped_ip)

@@ -115,12 +115,12 @@ impl BareMetalLeases {
                 async move {
                     let infra = handle.infra();
                     let answer = handle
-                        .call("listBareMetalLeases", || {
+                        .call(|| {
                             let request = infra.list_bare_metal_leases().bare_metal_id(id.as_str());
                             if offset == 0 {
-                                request.request()
+                                request
                             } else {
-                                request.limit(limit).offset(offset).request()
+                                request.limit(limit).offset(offset)
                             }
                         })
                         .await?;
@@ -138,12 +138,11 @@ impl BareMetalLeases {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalLease", || {
+            .call(|| {
                 infra
                     .get_bare_metal_lease()
                     .bare_metal_id(self.id.as_str())
                     .macaddress(mac.as_str())
-                    .request()
             })
             .await?;
         answer.one(single_lease)
@@ -161,7 +160,7 @@ impl BareMetalLeases {
         }
         let infra = self.handle.infra();
         self.handle
-            .call("createBareMetalLease", || {
+            .call(|| {
                 infra
                     .create_bare_metal_lease()
                     .bare_metal_id(self.id.as_str())
@@ -170,7 +169,6 @@ impl BareMetalLeases {
                         boot_server_host_name: lease.boot_server.to_string(),
                         domain_name_server_ip: lease.dns_server.to_string(),
                     })
-                    .request()
             })
             .await?;
         Ok(())
@@ -180,11 +178,10 @@ impl BareMetalLeases {
     pub async fn delete_all(&self) -> Result<(), Error> {
         let infra = self.handle.infra();
         self.handle
-            .call("deleteBareMetalLeases", || {
+            .call(|| {
                 infra
                     .delete_bare_metal_leases()
                     .bare_metal_id(self.id.as_str())
-                    .request()
             })
             .await?;
         Ok(())
@@ -194,12 +191,11 @@ impl BareMetalLeases {
     pub async fn delete(&self, mac: &MacAddress) -> Result<(), Error> {
         let infra = self.handle.infra();
         self.handle
-            .call("deleteBareMetalLease", || {
+            .call(|| {
                 infra
                     .delete_bare_metal_lease()
                     .bare_metal_id(self.id.as_str())
                     .macaddress(mac.as_str())
-                    .request()
             })
             .await?;
         Ok(())

@@ -74,9 +74,7 @@ impl BareMetals {
         let handle = self.handle.clone();
         List::once(async move {
             let infra = handle.infra();
-            let answer = handle
-                .call("listBareMetals", || infra.list_bare_metals().request())
-                .await?;
+            let answer = handle.call(|| infra.list_bare_metals()).await?;
             answer.list_at(read::SERVERS, read::wrapped_server)
         })
     }
@@ -87,9 +85,7 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetal", || {
-                infra.get_bare_metal().bare_metal_id(id.as_str()).request()
-            })
+            .call(|| infra.get_bare_metal().bare_metal_id(id.as_str()))
             .await?;
         answer.one(read::wrapped_server)
     }
@@ -111,14 +107,13 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updateBareMetalReference", || {
+            .call(|| {
                 infra
                     .update_bare_metal_reference()
                     .bare_metal_id(id.as_str())
                     .body(hostapi_raw_infra::types::UpdateBareMetalReferenceForm {
                         reference: reference.to_owned(),
                     })
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_server)
@@ -146,11 +141,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalSwitchPort", || {
+            .call(|| {
                 infra
                     .get_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -162,11 +156,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("openBareMetalSwitchPort", || {
+            .call(|| {
                 infra
                     .open_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -178,11 +171,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("closeBareMetalSwitchPort", || {
+            .call(|| {
                 infra
                     .close_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -194,11 +186,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalPowerStatus", || {
+            .call(|| {
                 infra
                     .get_bare_metal_power_status()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::power_status)
@@ -210,12 +201,7 @@ impl BareMetals {
     pub async fn power_cycle(&self, id: &BareMetalId) -> Result<(), Error> {
         let infra = self.handle.infra();
         self.handle
-            .call("powerCycleBareMetal", || {
-                infra
-                    .power_cycle_bare_metal()
-                    .bare_metal_id(id.as_str())
-                    .request()
-            })
+            .call(|| infra.power_cycle_bare_metal().bare_metal_id(id.as_str()))
             .await?;
         Ok(())
     }
@@ -270,11 +256,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalInstallationStatus", || {
+            .call(|| {
                 infra
                     .get_bare_metal_installation_status()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         let status = answer.one(read::installation_status)?;
@@ -288,11 +273,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalRootPassword", || {
+            .call(|| {
                 infra
                     .get_bare_metal_root_password()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::passwords)

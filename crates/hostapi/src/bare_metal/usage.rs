@@ -12,6 +12,7 @@ use crate::model::{BareMetalId, BitRate, DataSize, Extra};
 use crate::read::shapes::prefixed;
 use crate::read::text::{self, Reading};
 use crate::read::{Cx, FieldError, Fields, Json};
+use crate::transport::Answer;
 
 /// Bandwidth and data traffic of a bare metal server over an interval (the combined
 /// view, `GET /v1/bareMetals/{id}/networkUsage`).
@@ -118,13 +119,12 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalNetworkUsage", || {
+            .call(|| {
                 infra
                     .get_bare_metal_network_usage()
                     .bare_metal_id(id.as_str())
                     .date_from(from.clone())
                     .date_to(to.clone())
-                    .request()
             })
             .await?;
         answer.one(combined)
@@ -141,14 +141,7 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalBandwidthUsage", || {
-                infra
-                    .get_bare_metal_bandwidth_usage()
-                    .bare_metal_id(id.as_str())
-                    .date_from(from.clone())
-                    .date_to(to.clone())
-                    .request()
-            })
+            .call(|| bandwidth_view(infra, id, &from, &to))
             .await?;
         answer.one(bandwidth_answer)
     }
@@ -164,14 +157,7 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalDataTrafficUsage", || {
-                infra
-                    .get_bare_metal_data_traffic_usage()
-                    .bare_metal_id(id.as_str())
-                    .date_from(from.clone())
-                    .date_to(to.clone())
-                    .request()
-            })
+            .call(|| data_traffic_view(infra, id, &from, &to))
             .await?;
         answer.one(data_traffic_answer)
     }
@@ -184,8 +170,13 @@ impl BareMetals {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<Vec<u8>, Error> {
-        self.png(id, from, to, "bandwidth", "getBareMetalBandwidthUsage")
-            .await
+        let (from, to) = interval_query(from, to)?;
+        let infra = self.handle.infra();
+        let answer = self
+            .handle
+            .call_changed(|| bandwidth_view(infra, id, &from, &to), accept_png)
+            .await?;
+        png(answer)
     }
 
     /// The service's data traffic graph from `from` to `to`, as PNG bytes.
@@ -195,57 +186,75 @@ impl BareMetals {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<Vec<u8>, Error> {
-        self.png(id, from, to, "datatraffic", "getBareMetalDataTrafficUsage")
-            .await
-    }
-
-    /// The PNG form of a usage view: written by hand, as the generated client reads the
-    /// view as JSON (one schema per operation).
-    async fn png(
-        &self,
-        id: &BareMetalId,
-        from: NaiveDate,
-        to: NaiveDate,
-        view: &str,
-        operation: &'static str,
-    ) -> Result<Vec<u8>, Error> {
         let (from, to) = interval_query(from, to)?;
-        let url = format!(
-            "{}/v1/bareMetals/{}/networkUsage/{view}",
-            progenitor_client::ClientInfo::baseurl(self.handle.infra()),
-            progenitor_client::encode_path(id.as_str())
-        );
+        let infra = self.handle.infra();
         let answer = self
             .handle
-            .call_raw(operation, |http| {
-                http.get(&url)
-                    .query(&[("dateFrom", &from), ("dateTo", &to)])
-                    .header(ACCEPT, HeaderValue::from_static("image/png"))
-                    .build()
-            })
+            .call_changed(|| data_traffic_view(infra, id, &from, &to), accept_png)
             .await?;
-        if answer.body.starts_with(&PNG_SIGNATURE) {
-            return Ok(answer.body.to_vec());
-        }
-        let found = match answer.content_type.as_ref().and_then(|v| v.to_str().ok()) {
-            Some(kind) => format!("`{kind}` content"),
-            None => "content without a type".to_owned(),
-        };
-        let empty = if answer.body.is_empty() {
-            " (empty)"
-        } else {
-            ""
-        };
-        Err(crate::read::decode_error(
-            Some(&answer.call),
-            String::new(),
-            format!(
-                "expected a PNG image, found {found}{empty} that does not start with the PNG signature"
-            ),
-            answer.excerpt(),
-            None,
-        ))
+        png(answer)
     }
+}
+
+/// The request of the `bandwidth` view (JSON or PNG, by `Accept`).
+fn bandwidth_view<'c>(
+    infra: &'c hostapi_raw_infra::Client,
+    id: &BareMetalId,
+    from: &str,
+    to: &str,
+) -> hostapi_raw_infra::builder::GetBareMetalBandwidthUsage<'c> {
+    infra
+        .get_bare_metal_bandwidth_usage()
+        .bare_metal_id(id.as_str())
+        .date_from(from)
+        .date_to(to)
+}
+
+/// The request of the `datatraffic` view (JSON or PNG, by `Accept`).
+fn data_traffic_view<'c>(
+    infra: &'c hostapi_raw_infra::Client,
+    id: &BareMetalId,
+    from: &str,
+    to: &str,
+) -> hostapi_raw_infra::builder::GetBareMetalDataTrafficUsage<'c> {
+    infra
+        .get_bare_metal_data_traffic_usage()
+        .bare_metal_id(id.as_str())
+        .date_from(from)
+        .date_to(to)
+}
+
+/// Asks a usage view for its graph: the generated client asks for JSON (one schema per
+/// operation), the view answers PNG to `Accept: image/png` (quirk 9).
+fn accept_png(request: &mut reqwest::Request) {
+    request
+        .headers_mut()
+        .insert(ACCEPT, HeaderValue::from_static("image/png"));
+}
+
+/// A PNG answer's bytes; anything else is a decode error.
+fn png(answer: Answer) -> Result<Vec<u8>, Error> {
+    if answer.body.starts_with(&PNG_SIGNATURE) {
+        return Ok(answer.body.to_vec());
+    }
+    let found = match answer.content_type.as_ref().and_then(|v| v.to_str().ok()) {
+        Some(kind) => format!("`{kind}` content"),
+        None => "content without a type".to_owned(),
+    };
+    let empty = if answer.body.is_empty() {
+        " (empty)"
+    } else {
+        ""
+    };
+    Err(crate::read::decode_error(
+        Some(&answer.call),
+        String::new(),
+        format!(
+            "expected a PNG image, found {found}{empty} that does not start with the PNG signature"
+        ),
+        answer.excerpt(),
+        None,
+    ))
 }
 
 /// `{bandwidth, dataTraffic}` (or `datatraffic`) → both reports.

@@ -104,12 +104,11 @@ impl Acls {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getAcl", || {
+            .call_cdn(|| {
                 cdn.get_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         let customer = signed.customer;
@@ -125,13 +124,12 @@ impl Acls {
         let cdn = self.handle.cdn();
         let handle = self.handle.clone().retrying_unsafe();
         let answer = handle
-            .call_cdn("replaceAcl", || {
+            .call_cdn(|| {
                 cdn.replace_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(raw::AclForm { acl: text.clone() })
-                    .request()
             })
             .await?;
         let customer = signed.customer;
@@ -156,12 +154,11 @@ impl Acls {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("deleteAcl", || {
+            .call_cdn(|| {
                 cdn.delete_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         let customer = signed.customer;

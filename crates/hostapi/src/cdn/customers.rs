@@ -157,14 +157,13 @@ impl CdnCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getCustomer", || {
+            .call_cdn(|| {
                 cdn.get_customer()
                     .customer_number(signed.customer)
                     .limit(20)
                     .offset(0)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         answer.one(customer_answer)
@@ -187,13 +186,12 @@ impl SubCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getSubCustomer", || {
+            .call_cdn(|| {
                 cdn.get_sub_customer()
                     .customer_number(signed.customer)
                     .sub_customer_number(number.as_str())
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         answer.one(|cx, body| payload(cx, body, |cx, json| the_one(cx, json, number)))
@@ -212,14 +210,13 @@ impl SubCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("upsertSubCustomer", || {
+            .call_cdn(|| {
                 cdn.upsert_sub_customer()
                     .customer_number(signed.customer)
                     .sub_customer_number(number.as_str())
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .request()
             })
             .await?;
         answer.one(|cx, body| payload(cx, body, |cx, json| the_one(cx, json, number)))

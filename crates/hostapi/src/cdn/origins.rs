@@ -256,12 +256,11 @@ impl Origins {
             let signed = signing(&handle)?;
             let cdn = handle.cdn();
             let answer = handle
-                .call_cdn("listOrigins", || {
+                .call_cdn(|| {
                     cdn.list_origins()
                         .customer_number(signed.customer)
                         .timestamp(signed.timestamp())
                         .signature(signed.signature())
-                        .request()
                 })
                 .await?;
             answer.list(origin_items, origin)
@@ -275,13 +274,12 @@ impl Origins {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getOrigin", || {
+            .call_cdn(|| {
                 cdn.get_origin()
                     .customer_number(signed.customer)
                     .origin_id(number)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         answer.one(|cx, body| payload(cx, body, origin))
@@ -308,13 +306,12 @@ impl Origins {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("createOrigin", || {
+            .call_cdn(|| {
                 cdn.create_origin()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .request()
             })
             .await?;
         answer.one(|cx, body| payload(cx, body, origin))
@@ -343,14 +340,13 @@ impl Origins {
         let signed = signing(&self.handle)?;
         let cdn = self.handle.cdn();
         self.handle
-            .call_cdn("updateOrigin", || {
+            .call_cdn(|| {
                 cdn.update_origin()
                     .customer_number(signed.customer)
                     .origin_id(number)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .request()
             })
             .await?;
         Ok(())

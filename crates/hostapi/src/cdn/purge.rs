@@ -92,14 +92,13 @@ impl Cdn {
         // Repeating a purge is harmless: retried like a read.
         let handle = self.handle.clone().retrying_unsafe();
         let answer = handle
-            .call_cdn("purgeZoneContent", || {
+            .call_cdn(|| {
                 cdn.purge_zone_content()
                     .customer_number(signed.customer)
                     .zone_id(zone.as_str())
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(raw::PurgeRequest { urls: urls.clone() })
-                    .request()
             })
             .await?;
         answer.one(|cx, body| purge_answer(cx, body, zone, &urls))
@@ -113,14 +112,13 @@ impl Cdn {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getPurgeJob", || {
+            .call_cdn(|| {
                 cdn.get_purge_job()
                     .customer_number(signed.customer)
                     .zone_id(zone.as_str())
                     .job_id(job_number)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         answer.one(|cx, body| status_answer(cx, body, zone, job))

@@ -67,13 +67,7 @@ impl CloudServers {
                 async move {
                     let cloud = handle.cloud();
                     let answer = handle
-                        .call("listVirtualServers", || {
-                            cloud
-                                .list_virtual_servers()
-                                .limit(limit)
-                                .offset(offset)
-                                .request()
-                        })
+                        .call(|| cloud.list_virtual_servers().limit(limit).offset(offset))
                         .await?;
                     answer.page(
                         |cx, body, total| read::page(cx, body, "virtualServers", total),
@@ -91,9 +85,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("getVirtualServer", || {
-                cloud.get_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.get_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::server)
     }
@@ -105,14 +97,12 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("updateVirtualServer", || {
-                cloud
-                    .update_virtual_server()
-                    .id(id.as_str())
-                    .body(raw::UpdateVirtualServerRequest {
+            .call(|| {
+                cloud.update_virtual_server().id(id.as_str()).body(
+                    raw::UpdateVirtualServerRequest {
                         reference: reference.to_owned(),
-                    })
-                    .request()
+                    },
+                )
             })
             .await?;
         answer.one(read::server)
@@ -142,9 +132,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("powerOnVirtualServer", || {
-                cloud.power_on_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.power_on_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::job)
     }
@@ -154,9 +142,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("powerOffVirtualServer", || {
-                cloud.power_off_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.power_off_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::job)
     }
@@ -167,9 +153,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("rebootVirtualServer", || {
-                cloud.reboot_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.reboot_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::job)
     }
@@ -181,9 +165,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("reinstallVirtualServer", || {
-                cloud.reinstall_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.reinstall_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::job)
     }
@@ -261,7 +243,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("getVirtualServerDatatrafficMetrics", || {
+            .call(|| {
                 let mut call = cloud
                     .get_virtual_server_datatraffic_metrics()
                     .id(id.as_str())
@@ -271,7 +253,7 @@ impl CloudServers {
                 if let Some(granularity) = &wire.granularity {
                     call = call.granularity(granularity.clone());
                 }
-                call.request()
+                call
             })
             .await?;
         answer.one(metrics::metrics(query))
@@ -338,14 +320,13 @@ impl Credentials {
                     check_credential_type(&asked)?;
                     let cloud = handle.cloud();
                     let answer = handle
-                        .call("listVirtualServerCredentials", || {
+                        .call(|| {
                             cloud
                                 .list_virtual_server_credentials()
                                 .id(server.as_str())
                                 .credential_type(asked.as_wire())
                                 .limit(limit)
                                 .offset(offset)
-                                .request()
                         })
                         .await?;
                     answer.page(
@@ -371,13 +352,12 @@ impl Credentials {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("getVirtualServerCredential", || {
+            .call(|| {
                 cloud
                     .get_virtual_server_credential()
                     .id(self.server.as_str())
                     .credential_type(credential_type.as_wire())
                     .username(username.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::credential(&credential_type))

@@ -41,12 +41,12 @@ impl PrivateClouds {
                 async move {
                     let cloud = handle.cloud();
                     let answer = handle
-                        .call("listPrivateClouds", || {
+                        .call(|| {
                             let request = cloud.list_private_clouds();
                             if offset == 0 {
-                                request.request()
+                                request
                             } else {
-                                request.limit(limit).offset(offset).request()
+                                request.limit(limit).offset(offset)
                             }
                         })
                         .await?;

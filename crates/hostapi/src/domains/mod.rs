@@ -51,9 +51,7 @@ impl Domains {
         let handle = self.handle.clone();
         List::once(async move {
             let infra = handle.infra();
-            let answer = handle
-                .call("listDomains", || infra.list_domains().request())
-                .await?;
+            let answer = handle.call(|| infra.list_domains()).await?;
             answer.list_at(read::DOMAINS, read::wrapped_domain)
         })
     }
@@ -64,9 +62,7 @@ impl Domains {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getDomain", || {
-                infra.get_domain().domainname(domain.as_str()).request()
-            })
+            .call(|| infra.get_domain().domainname(domain.as_str()))
             .await?;
         answer.one(read::wrapped_domain)
     }
@@ -80,14 +76,12 @@ impl Domains {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updateDomainTtl", || {
-                infra
-                    .update_domain_ttl()
-                    .domainname(domain.as_str())
-                    .body(raw::UpdateDomainTtlForm {
+            .call(|| {
+                infra.update_domain_ttl().domainname(domain.as_str()).body(
+                    raw::UpdateDomainTtlForm {
                         ttl: i64::from(ttl),
-                    })
-                    .request()
+                    },
+                )
             })
             .await?;
         answer.one(read::wrapped_domain)
@@ -140,12 +134,7 @@ impl DnsRecords {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listDnsRecords", || {
-                    infra
-                        .list_dns_records()
-                        .domainname(domain.as_str())
-                        .request()
-                })
+                .call(|| infra.list_dns_records().domainname(domain.as_str()))
                 .await?;
             answer.list_at(read::RECORDS, read::wrapped_record)
         })
@@ -156,12 +145,11 @@ impl DnsRecords {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getDnsRecord", || {
+            .call(|| {
                 infra
                     .get_dns_record()
                     .domainname(self.domain.as_str())
                     .record_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -185,7 +173,7 @@ impl DnsRecords {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("createDnsRecord", || {
+            .call(|| {
                 infra
                     .create_dns_record()
                     .domainname(self.domain.as_str())
@@ -195,7 +183,6 @@ impl DnsRecords {
                         content: record.content.clone(),
                         priority: record.priority.map(i64::from),
                     })
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -224,7 +211,7 @@ impl DnsRecords {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updateDnsRecord", || {
+            .call(|| {
                 infra
                     .update_dns_record()
                     .domainname(self.domain.as_str())
@@ -238,7 +225,6 @@ impl DnsRecords {
                         content: Some(update.content.clone()),
                         priority: update.priority.map(i64::from),
                     })
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -249,12 +235,11 @@ impl DnsRecords {
     pub async fn delete(&self, id: &DnsRecordId) -> Result<(), Error> {
         let infra = self.handle.infra();
         self.handle
-            .call("deleteDnsRecord", || {
+            .call(|| {
                 infra
                     .delete_dns_record()
                     .domainname(self.domain.as_str())
                     .record_id(id.as_str())
-                    .request()
             })
             .await?;
         Ok(())

@@ -40,12 +40,11 @@ impl Ips {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updateIp", || {
+            .call(|| {
                 infra
                     .update_ip()
                     .ip_address(ip.to_string())
                     .body(form.clone())
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_ip)

@@ -71,12 +71,12 @@ impl PrivateNetworks {
                 async move {
                     let infra = handle.infra();
                     let answer = handle
-                        .call("listPrivateNetworks", || {
+                        .call(|| {
                             let request = infra.list_private_networks();
                             if offset == 0 {
-                                request.request()
+                                request
                             } else {
-                                request.limit(limit).offset(offset).request()
+                                request.limit(limit).offset(offset)
                             }
                         })
                         .await?;
@@ -93,12 +93,7 @@ impl PrivateNetworks {
     /// have reached the service, unless [`retry_unsafe`](Self::retry_unsafe).
     pub async fn create(&self) -> Result<CreatedPrivateNetwork, Error> {
         let infra = self.handle.infra();
-        let answer = self
-            .handle
-            .call("createPrivateNetwork", || {
-                infra.create_private_network().request()
-            })
-            .await?;
+        let answer = self.handle.call(|| infra.create_private_network()).await?;
         answer.one(read::created)
     }
 
@@ -109,9 +104,7 @@ impl PrivateNetworks {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getPrivateNetwork", || {
-                infra.get_private_network().id(numeric).request()
-            })
+            .call(|| infra.get_private_network().id(numeric))
             .await?;
         answer.one(read::detail_in_array(network))
     }
@@ -123,9 +116,7 @@ impl PrivateNetworks {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("deletePrivateNetwork", || {
-                infra.delete_private_network().id(numeric).request()
-            })
+            .call(|| infra.delete_private_network().id(numeric))
             .await?;
         if answer.is_empty() {
             return Ok(DeletedPrivateNetwork::default());
@@ -147,14 +138,13 @@ impl PrivateNetworks {
         let server = validate::integer_id("server", server.as_str())?;
         let infra = self.handle.infra();
         self.handle
-            .call("addPrivateNetworkBareMetal", || {
+            .call(|| {
                 infra
                     .add_private_network_bare_metal()
                     .private_network_id(network)
                     .body(hostapi_raw_infra::types::AddPrivateNetworkBareMetalForm {
                         bare_metal_id: server,
                     })
-                    .request()
             })
             .await?;
         Ok(())
@@ -172,12 +162,11 @@ impl PrivateNetworks {
         let network = validate::integer_id("network", network.as_str())?;
         let infra = self.handle.infra();
         self.handle
-            .call("removePrivateNetworkBareMetal", || {
+            .call(|| {
                 infra
                     .remove_private_network_bare_metal()
                     .private_network_id(network)
                     .bare_metal_id(server.as_str())
-                    .request()
             })
             .await?;
         Ok(())

@@ -41,9 +41,7 @@ impl PrivateRacks {
         let handle = self.handle.clone();
         List::once(async move {
             let infra = handle.infra();
-            let answer = handle
-                .call("listPrivateRacks", || infra.list_private_racks().request())
-                .await?;
+            let answer = handle.call(|| infra.list_private_racks()).await?;
             answer.list_at(read::RACKS, read::wrapped_rack)
         })
     }
@@ -53,12 +51,7 @@ impl PrivateRacks {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getPrivateRack", || {
-                infra
-                    .get_private_rack()
-                    .private_rack_id(rack.as_str())
-                    .request()
-            })
+            .call(|| infra.get_private_rack().private_rack_id(rack.as_str()))
             .await?;
         answer.one(read::wrapped_rack)
     }
@@ -88,13 +81,12 @@ impl PrivateRacks {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getPrivateRackNetworkUsage", || {
+            .call(|| {
                 infra
                     .get_private_rack_network_usage()
                     .private_rack_id(rack.as_str())
                     .date_from(from.format("%d-%m-%Y").to_string())
                     .date_to(to.format("%d-%m-%Y").to_string())
-                    .request()
             })
             .await?;
         answer.one(|_, json| Ok(RackNetworkUsage::new(json.into_value())))
@@ -126,12 +118,7 @@ impl RackIps {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listPrivateRackIps", || {
-                    infra
-                        .list_private_rack_ips()
-                        .private_rack_id(rack.as_str())
-                        .request()
-                })
+                .call(|| infra.list_private_rack_ips().private_rack_id(rack.as_str()))
                 .await?;
             answer.list_at(ips::read::IPS, ips::read::wrapped_ip)
         })
@@ -142,12 +129,11 @@ impl RackIps {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getPrivateRackIp", || {
+            .call(|| {
                 infra
                     .get_private_rack_ip()
                     .private_rack_id(self.rack.as_str())
                     .ip_address(ip.to_string())
-                    .request()
             })
             .await?;
         answer.one(ips::read::wrapped_ip)
@@ -162,13 +148,12 @@ impl RackIps {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updatePrivateRackIp", || {
+            .call(|| {
                 infra
                     .update_private_rack_ip()
                     .private_rack_id(self.rack.as_str())
                     .ip_address(ip.to_string())
                     .body(form.clone())
-                    .request()
             })
             .await?;
         answer.one(ips::read::wrapped_ip)

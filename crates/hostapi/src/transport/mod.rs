@@ -7,7 +7,7 @@
 //!  Transport::call(operation, || request)   send.rs: one call, attempt after attempt
 //!    │  each attempt:
 //!    │    a generated builder makes the request    hostapi-raw-*: `request()` (path, query, body)
-//!    │    hooks.prepare adds the credentials      hooks.rs (X-Svc-Auth, or the CDN signature)
+//!    │    credentials.prepare adds them           credentials.rs (X-Svc-Auth, or the CDN signature)
 //!    │    reqwest sends it                         no redirect followed, no Referer sent
 //!    │    the answer is read to its end, bounded   2XX: at most max_answer_bytes; else 64 KiB
 //!    │  then: hand the answer on, retry (retry.rs: which failures, how long to wait), or
@@ -27,7 +27,7 @@
 //! the same way. Each finished call logs one `hostapi: call` line at debug level
 //! (operation, method, path, status, attempts, time, ok); retries log at info.
 
-pub(crate) mod hooks;
+pub(crate) mod credentials;
 #[cfg(test)]
 pub(crate) mod hostile_ids_tests;
 pub(crate) mod retry;
