@@ -10,8 +10,8 @@ use super::BareMetals;
 use crate::Error;
 use crate::model::{BareMetalId, BitRate, DataSize, Extra};
 use crate::read::shapes::prefixed;
-use crate::read::text::{self, Reading};
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::text::{self, Parsed};
+use crate::read::{Cursor, FieldError, Fields, Json};
 use crate::transport::Answer;
 
 /// Bandwidth and data traffic of a bare metal server over an interval (the combined
@@ -258,55 +258,66 @@ fn png(answer: Answer) -> Result<Vec<u8>, Error> {
 }
 
 /// `{bandwidth, dataTraffic}` (or `datatraffic`) → both reports.
-pub(crate) fn combined(cx: &mut Cx, body: Json<'_>) -> Result<BareMetalNetworkUsage, FieldError> {
-    cx.object(body, |f| {
+pub(crate) fn combined(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<BareMetalNetworkUsage, FieldError> {
+    cursor.object(body, |f| {
         f.alias("datatraffic", "dataTraffic");
         Ok(BareMetalNetworkUsage {
             bandwidth: f.object("bandwidth", |r| report(r, text::bit_rate)),
             data_traffic: f.object("dataTraffic", |r| report(r, text::data_size)),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
 
 /// `{bandwidth: report}`.
-pub(crate) fn bandwidth_answer(cx: &mut Cx, body: Json<'_>) -> Result<BandwidthUsage, FieldError> {
-    usage_under(cx, body, &["bandwidth"], text::bit_rate)
+pub(crate) fn bandwidth_answer(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<BandwidthUsage, FieldError> {
+    usage_under(cursor, body, &["bandwidth"], text::bit_rate)
 }
 
 /// `{datatraffic: report}` (or `dataTraffic`).
 pub(crate) fn data_traffic_answer(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'_>,
 ) -> Result<DataTrafficUsage, FieldError> {
-    usage_under(cx, body, &["datatraffic", "dataTraffic"], text::data_size)
+    usage_under(
+        cursor,
+        body,
+        &["datatraffic", "dataTraffic"],
+        text::data_size,
+    )
 }
 
 /// The one report of a view, under the first of `keys` present.
 fn usage_under<Q>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'_>,
     keys: &[&'static str],
-    read: fn(&str) -> Reading<Q>,
+    read: fn(&str) -> Parsed<Q>,
 ) -> Result<UsageReport<Q>, FieldError> {
-    cx.object(body, |f| {
+    cursor.object(body, |f| {
         let key = keys.iter().copied().find(|k| f.has(k)).unwrap_or(keys[0]);
         let mut usage = f
             .object(key, |r| report(r, read))
-            .ok_or_else(|| f.cx().error(key, "the report is absent"))?;
-        usage.extra.extend(f.rest());
+            .ok_or_else(|| f.cursor().error(key, "the report is absent"))?;
+        usage.extra.extend(f.unread());
         Ok(usage)
     })
 }
 
-fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageReport<Q> {
+fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Parsed<Q>) -> UsageReport<Q> {
     let measurement = f.object("measurement", |m| {
         let ports = ports(m, read);
         (
             m.parsed("total", read),
             m.parsed("average", read),
             ports,
-            m.rest(),
+            m.unread(),
         )
     });
     let interval = f.object("interval", |i| {
@@ -315,7 +326,7 @@ fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageRepor
                 from: i.parsed("from", text::any_date),
                 to: i.parsed("to", text::any_date),
             },
-            i.rest(),
+            i.unread(),
         )
     });
     let mut usage = UsageReport {
@@ -327,7 +338,7 @@ fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageRepor
         ports: Vec::new(),
         overusage: f.parsed("overusage", read),
         monthly_threshold: f.parsed("monthlyThreshold", read),
-        extra: f.rest(),
+        extra: f.unread(),
     };
     if let Some((total, average, ports, rest)) = measurement {
         usage.total = total;
@@ -343,7 +354,7 @@ fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageRepor
 
 /// `node`: one node (`{in, out, total}`), a list of ports (each naming itself with
 /// `port` or `name`), or an object keyed by port.
-fn ports<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> Vec<PortUsage<Q>> {
+fn ports<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Parsed<Q>) -> Vec<PortUsage<Q>> {
     let Some(node) = f.take("node") else {
         return Vec::new();
     };
@@ -374,7 +385,7 @@ fn ports<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> Vec<PortUsa
             incoming: p.parsed("in", read),
             outgoing: p.parsed("out", read),
             total: p.parsed("total", read),
-            extra: p.rest(),
+            extra: p.unread(),
         })
     })
 }

@@ -11,7 +11,7 @@ use crate::model::macros::open_enum;
 use crate::model::{Extra, OriginId};
 use crate::outcome::Confirmation;
 use crate::read::Records;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 use crate::{Error, Secret, validate};
 
 open_enum! {
@@ -282,7 +282,7 @@ impl Origins {
                     .signature(signed.signature())
             })
             .await?;
-        answer.one(|cx, body| payload(cx, body, origin))
+        answer.one(|cursor, body| payload(cursor, body, origin))
     }
 
     /// Creates an origin and answers it as the service stored it. Sends the flag both as
@@ -314,7 +314,7 @@ impl Origins {
                     .body(form.clone())
             })
             .await?;
-        answer.one(|cx, body| payload(cx, body, origin))
+        answer.one(|cursor, body| payload(cursor, body, origin))
     }
 
     /// Changes the given fields of an origin. The service answers `{"success": ""}` and
@@ -439,8 +439,11 @@ fn origin_form(update: &OriginUpdate) -> Result<raw::OriginForm, Error> {
 }
 
 /// The origins of a list answer: a list, one origin, or nothing (`{}`/`[]`/null).
-pub(crate) fn origin_items<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    let (items, extra) = payload_parts(cx, body, |_, json| {
+pub(crate) fn origin_items<'a>(
+    cursor: &mut Cursor,
+    body: Json<'a>,
+) -> Result<Records<'a>, FieldError> {
+    let (items, extra) = payload_parts(cursor, body, |_, json| {
         Ok(match json {
             Json::Array(items) => items,
             Json::Object(members) if members.is_empty() => Vec::new(),
@@ -457,8 +460,8 @@ pub(crate) fn origin_items<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a
 
 /// An origin. `ignore_cache_control` is also read from `ignore_cache_refresh`, the name
 /// the samples use (when both are there, the sample's stays in `extra`).
-pub(crate) fn origin(cx: &mut Cx, json: Json<'_>) -> Result<Origin, FieldError> {
-    cx.object(json, |f: &mut Fields<'_, '_>| {
+pub(crate) fn origin(cursor: &mut Cursor, json: Json<'_>) -> Result<Origin, FieldError> {
+    cursor.object(json, |f: &mut Fields<'_, '_>| {
         f.alias("ignore_cache_refresh", "ignore_cache_control");
         Ok(Origin {
             id: f.id("id")?,
@@ -473,7 +476,7 @@ pub(crate) fn origin(cx: &mut Cx, json: Json<'_>) -> Result<Origin, FieldError> 
             basic_auth_user: f.text("basic_auth_user"),
             basic_auth_password: f.secret("basic_auth_password"),
             headers_origin: f.secret("headers_origin"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{Cdn, payload, segment, signing};
 use crate::model::macros::open_enum;
 use crate::model::{Extra, PurgeJobId, ZoneId};
-use crate::read::{Cx, FieldError, Json};
+use crate::read::{Cursor, FieldError, Json};
 use crate::wait::{Poll, WaitOptions, poll_until};
 use crate::{Error, validate};
 
@@ -101,7 +101,7 @@ impl Cdn {
                     .body(raw::PurgeRequest { urls: urls.clone() })
             })
             .await?;
-        answer.one(|cx, body| purge_answer(cx, body, zone, &urls))
+        answer.one(|cursor, body| purge_answer(cursor, body, zone, &urls))
     }
 
     /// Reads where each file of a purge job is: the job, its `entries` filled in.
@@ -121,7 +121,7 @@ impl Cdn {
                     .signature(signed.signature())
             })
             .await?;
-        answer.one(|cx, body| status_answer(cx, body, zone, job))
+        answer.one(|cursor, body| status_answer(cursor, body, zone, job))
     }
 
     /// Polls a purge job until no file is queued, and answers the job with each file's
@@ -188,15 +188,15 @@ fn purge_paths<S: AsRef<str>>(paths: &[S]) -> Result<Vec<String>, Error> {
 
 /// `{success: <job id>}` → the job just started.
 pub(crate) fn purge_answer(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'_>,
     zone: &ZoneId,
     urls: &[String],
 ) -> Result<PurgeJob, FieldError> {
-    payload(cx, body, |cx, job| {
+    payload(cursor, body, |cursor, job| {
         let id = crate::read::fields::id_of(&job)
             .and_then(<PurgeJobId as crate::model::WireId>::from_wire)
-            .map_err(|message| cx.error("", message))?;
+            .map_err(|message| cursor.error("", message))?;
         Ok(PurgeJob {
             id,
             zone: zone.clone(),
@@ -209,13 +209,13 @@ pub(crate) fn purge_answer(
 
 /// `{success: [{<url>: status}, …]}` → the job with its entries.
 pub(crate) fn status_answer(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'_>,
     zone: &ZoneId,
     job: &PurgeJobId,
 ) -> Result<PurgeJob, FieldError> {
-    payload(cx, body, |cx, json| {
-        let entries = entries(cx, json)?;
+    payload(cursor, body, |cursor, json| {
+        let entries = entries(cursor, json)?;
         Ok(PurgeJob {
             id: job.clone(),
             zone: zone.clone(),
@@ -227,13 +227,13 @@ pub(crate) fn status_answer(
 }
 
 /// `[{<url>: status}, …]` → the entries (each object may hold several files).
-pub(crate) fn entries(cx: &mut Cx, json: Json<'_>) -> Result<Vec<PurgeEntry>, FieldError> {
+pub(crate) fn entries(cursor: &mut Cursor, json: Json<'_>) -> Result<Vec<PurgeEntry>, FieldError> {
     let items = match json {
         Json::Array(items) => items,
         Json::Null => Vec::new(),
         object @ Json::Object(_) => vec![object],
         other => {
-            return Err(cx.error(
+            return Err(cursor.error(
                 "",
                 format!("expected a list of files, found {}", other.shown()),
             ));
@@ -242,7 +242,7 @@ pub(crate) fn entries(cx: &mut Cx, json: Json<'_>) -> Result<Vec<PurgeEntry>, Fi
     let mut out = Vec::new();
     for (index, item) in items.into_iter().enumerate() {
         let Json::Object(members) = item else {
-            return Err(cx.error(
+            return Err(cursor.error(
                 &format!("[{index}]"),
                 "expected an object mapping a file to its status",
             ));

@@ -70,7 +70,7 @@ impl CloudServers {
                         .call(|| cloud.list_virtual_servers().limit(limit).offset(offset))
                         .await?;
                     answer.page(
-                        |cx, body, total| read::page(cx, body, "virtualServers", total),
+                        |cursor, body, total| read::page(cursor, body, "virtualServers", total),
                         read::server,
                     )
                 }
@@ -330,7 +330,7 @@ impl Credentials {
                         })
                         .await?;
                     answer.page(
-                        |cx, body, total| read::page(cx, body, "credentials", total),
+                        |cursor, body, total| read::page(cursor, body, "credentials", total),
                         read::credential(&asked),
                     )
                 }

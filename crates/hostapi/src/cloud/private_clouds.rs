@@ -51,7 +51,7 @@ impl PrivateClouds {
                         })
                         .await?;
                     answer.page(
-                        |cx, body, total| read::page(cx, body, "privateClouds", total),
+                        |cursor, body, total| read::page(cursor, body, "privateClouds", total),
                         read::private_cloud,
                     )
                 }

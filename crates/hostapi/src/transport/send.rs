@@ -471,7 +471,7 @@ impl Answer {
     pub(crate) fn one<T>(
         &self,
         read: impl for<'a> FnOnce(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<T, Error> {
@@ -482,11 +482,11 @@ impl Answer {
     pub(crate) fn list<T>(
         &self,
         items: impl for<'a> FnOnce(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<crate::read::Records<'a>, crate::read::FieldError>,
         read: impl for<'a> FnMut(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<Listing<T>, Error> {
@@ -498,17 +498,17 @@ impl Answer {
     pub(crate) fn page<T>(
         self,
         items: impl for<'a> FnOnce(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
             &mut Option<u64>,
         ) -> Result<crate::read::Records<'a>, crate::read::FieldError>,
         read: impl for<'a> FnMut(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<crate::paging::Page<T>, Error> {
         let mut total_count = None;
-        let listing = self.list(|cx, body| items(cx, body, &mut total_count), read)?;
+        let listing = self.list(|cursor, body| items(cursor, body, &mut total_count), read)?;
         Ok(crate::paging::Page {
             listing,
             total_count,
@@ -522,7 +522,7 @@ impl Answer {
         &self,
         key: &'static str,
         read: impl for<'a> FnMut(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<Listing<T>, Error> {
