@@ -283,7 +283,7 @@ pub use error::{
     RedirectError, ServiceError, StatusError, TooLargeError, TransportCause, TransportError,
     WaitError, escape_controls,
 };
-pub use ips::Ips;
+pub use ips::{AssignedIps, IpOwner, Ips};
 pub use list::{List, Listing, Unreadable};
 pub use model::*;
 pub use outcome::Confirmation;

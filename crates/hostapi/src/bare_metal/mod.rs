@@ -3,14 +3,12 @@
 //! DHCP leases. The provider labels this part of v1 deprecated; it names no successor.
 
 mod install;
-mod ips;
 pub(crate) mod leases;
 mod model;
 pub(crate) mod read;
 pub(crate) mod usage;
 
 pub use install::{InstallPartition, InstallPartitionSize, InstallRequest, PartitionLayout};
-pub use ips::BareMetalIps;
 pub use leases::{BareMetalLeases, DhcpLease, DhcpOption, NewDhcpLease};
 pub use model::*;
 pub use usage::{
@@ -18,6 +16,7 @@ pub use usage::{
 };
 
 use crate::handle::{Handle, retry_unsafe_option};
+use crate::ips::{AssignedIps, IpOwner};
 use crate::list::List;
 use crate::model::BareMetalId;
 use crate::outcome::Confirmation;
@@ -59,8 +58,8 @@ impl BareMetals {
     retry_unsafe_option!();
 
     /// The IP addresses of one server.
-    pub fn ips(&self, id: &BareMetalId) -> BareMetalIps {
-        BareMetalIps::new(self.handle.clone(), id.clone())
+    pub fn ips(&self, id: &BareMetalId) -> AssignedIps {
+        AssignedIps::new(self.handle.clone(), IpOwner::BareMetal(id.clone()))
     }
 
     /// The DHCP leases (PXE boot) of one server.
