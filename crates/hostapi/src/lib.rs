@@ -206,6 +206,10 @@
 //! # }
 //! ```
 //!
+//! [`DnsRecords::wait_visible`] waits for a created or updated DNS record to read back
+//! with its values. For a wait of your own, [`poll_until`] runs the same loop: the
+//! closure polls and says [`Polled::Done`], `Pending`, `Unsure` or `Failed`.
+//!
 //! ## Many reads at once
 //!
 //! `get_many` (bare metal, virtual servers, cloud servers, racks) and [`bulk`] run
@@ -294,4 +298,4 @@ pub use signing::{Clock, FixedClock, SystemClock, cdn_signature};
 pub use sync::*;
 pub use transport::retry::RetryPolicy;
 pub use virtual_servers::*;
-pub use wait::{WaitOptions, WaitProgress, human_duration};
+pub use wait::{Polled, WaitOptions, WaitProgress, human_duration, poll_until};

@@ -9,7 +9,7 @@ use super::BareMetals;
 use super::model::{BareMetalPasswords, InstallationState, InstallationStatus};
 use crate::error::ApiError;
 use crate::model::{BareMetalId, OperatingSystemId, RescueImageId};
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Error, validate};
 
 /// What to install on a bare metal server: an operating system, and optionally a
@@ -466,12 +466,12 @@ impl BareMetals {
                     left.store(true, Ordering::Relaxed);
                 }
                 Ok(match (&status.description, left.load(Ordering::Relaxed)) {
-                    (Some(InstallationState::Normal), true) => Poll::Done(status),
+                    (Some(InstallationState::Normal), true) => Polled::Done(status),
                     (Some(InstallationState::Normal), false) => {
-                        Poll::Pending("normal (the installation has not begun)".to_owned())
+                        Polled::Pending("normal (the installation has not begun)".to_owned())
                     }
-                    (Some(state), _) => Poll::Pending(state.to_string()),
-                    (None, _) => Poll::Unsure("no description".to_owned()),
+                    (Some(state), _) => Polled::Pending(state.to_string()),
+                    (None, _) => Polled::Unsure("no description".to_owned()),
                 })
             }
         })
@@ -541,9 +541,9 @@ impl BareMetals {
                     .as_ref()
                     .map_or_else(|| "no description".to_owned(), ToString::to_string);
                 Ok(if fresh {
-                    Poll::Done(passwords)
+                    Polled::Done(passwords)
                 } else {
-                    Poll::Pending(format!("{state} (no new rescue password yet)"))
+                    Polled::Pending(format!("{state} (no new rescue password yet)"))
                 })
             }
         })

@@ -20,7 +20,7 @@ use crate::ips::{AssignedIps, IpOwner};
 use crate::list::List;
 use crate::model::BareMetalId;
 use crate::outcome::Confirmation;
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error};
 
 impl Client {
@@ -222,16 +222,16 @@ impl BareMetals {
                 let status = self.power_status(id).await?;
                 Ok(match &status.status {
                     Some(BareMetalPowerState::On) if went_off.load(Ordering::Relaxed) => {
-                        Poll::Done(status)
+                        Polled::Done(status)
                     }
                     Some(BareMetalPowerState::On) => {
-                        Poll::Pending("on (the cycle has not begun)".to_owned())
+                        Polled::Pending("on (the cycle has not begun)".to_owned())
                     }
                     Some(state) => {
                         went_off.store(true, Ordering::Relaxed);
-                        Poll::Pending(state.to_string())
+                        Polled::Pending(state.to_string())
                     }
-                    None => Poll::Unsure("no power status".to_owned()),
+                    None => Polled::Unsure("no power status".to_owned()),
                 })
             }
         })

@@ -8,7 +8,7 @@ use super::{Cdn, payload, segment, signing};
 use crate::model::macros::open_enum;
 use crate::model::{Extra, PurgeJobId, ZoneId};
 use crate::read::{Cursor, FieldError, Json};
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Error, validate};
 
 open_enum! {
@@ -144,11 +144,11 @@ impl Cdn {
                     .filter(|e| e.status == PurgeStatus::Queued)
                     .count();
                 Ok(if status.entries.is_empty() {
-                    Poll::Unsure("no files listed yet".to_owned())
+                    Polled::Unsure("no files listed yet".to_owned())
                 } else if queued == 0 {
-                    Poll::Done(status)
+                    Polled::Done(status)
                 } else {
-                    Poll::Pending(format!("{queued} of {} files queued", status.entries.len()))
+                    Polled::Pending(format!("{queued} of {} files queued", status.entries.len()))
                 })
             },
         )

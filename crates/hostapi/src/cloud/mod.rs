@@ -21,7 +21,7 @@ use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{CloudServerId, Job, Username};
 use crate::outcome::Confirmation;
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error};
 
 impl Client {
@@ -211,7 +211,7 @@ impl CloudServers {
                 if !matches!(server.state, Some(CloudServerState::Running)) {
                     left_running.store(true, Ordering::Relaxed);
                 } else if !left_running.load(Ordering::Relaxed) {
-                    return Ok(Poll::Pending(
+                    return Ok(Polled::Pending(
                         "running (the reboot has not begun)".to_owned(),
                     ));
                 }
@@ -278,18 +278,18 @@ fn check_target(target: &CloudServerState) -> Result<(), Error> {
 }
 
 /// What one poll means for a wait for `target` (RUNNING or STOPPED).
-fn classify(target: &CloudServerState, server: CloudServer) -> Poll<CloudServer> {
+fn classify(target: &CloudServerState, server: CloudServer) -> Polled<CloudServer> {
     match &server.state {
-        Some(state) if state == target => Poll::Done(server),
+        Some(state) if state == target => Polled::Done(server),
         Some(
             state @ (CloudServerState::Running
             | CloudServerState::Stopped
             | CloudServerState::Starting
             | CloudServerState::Stopping),
-        ) => Poll::Pending(state.to_string()),
-        Some(state @ CloudServerState::Indeterminate) => Poll::Unsure(state.to_string()),
-        Some(state) => Poll::Failed(state.to_string()),
-        None => Poll::Unsure("no state reported".to_owned()),
+        ) => Polled::Pending(state.to_string()),
+        Some(state @ CloudServerState::Indeterminate) => Polled::Unsure(state.to_string()),
+        Some(state) => Polled::Failed(state.to_string()),
+        None => Polled::Unsure("no state reported".to_owned()),
     }
 }
 

@@ -11,7 +11,7 @@ use futures::FutureExt;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{BareMetalId, PrivateNetworkId};
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -191,14 +191,14 @@ impl PrivateNetworks {
         poll_until(what, options, || async {
             let current = self.get(network).await?;
             Ok(match current.member(server) {
-                None => Poll::Unsure(NOT_A_MEMBER.to_owned()),
+                None => Polled::Unsure(NOT_A_MEMBER.to_owned()),
                 Some(member) => match &member.status {
-                    Some(NetworkMemberStatus::Configured) => Poll::Done(member.clone()),
+                    Some(NetworkMemberStatus::Configured) => Polled::Done(member.clone()),
                     Some(state @ NetworkMemberStatus::Configuring) => {
-                        Poll::Pending(state.to_string())
+                        Polled::Pending(state.to_string())
                     }
-                    Some(other) => Poll::Failed(other.to_string()),
-                    None => Poll::Unsure(NO_STATUS.to_owned()),
+                    Some(other) => Polled::Failed(other.to_string()),
+                    None => Polled::Unsure(NO_STATUS.to_owned()),
                 },
             })
         })
@@ -223,15 +223,17 @@ impl PrivateNetworks {
         poll_until(what, options, || async {
             let current = self.get(network).await?;
             Ok(match current.member(server) {
-                None => Poll::Done(()),
+                None => Polled::Done(()),
                 Some(member) => match &member.status {
-                    Some(state @ NetworkMemberStatus::Removing) => Poll::Pending(state.to_string()),
+                    Some(state @ NetworkMemberStatus::Removing) => {
+                        Polled::Pending(state.to_string())
+                    }
                     Some(
                         state
                         @ (NetworkMemberStatus::Configured | NetworkMemberStatus::Configuring),
-                    ) => Poll::Unsure(state.to_string()),
-                    Some(other) => Poll::Failed(other.to_string()),
-                    None => Poll::Unsure(NO_STATUS.to_owned()),
+                    ) => Polled::Unsure(state.to_string()),
+                    Some(other) => Polled::Failed(other.to_string()),
+                    None => Polled::Unsure(NO_STATUS.to_owned()),
                 },
             })
         })

@@ -13,7 +13,7 @@ use hostapi_raw_operation::OperationBuilder;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::Job;
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -140,9 +140,9 @@ impl VirtualServers {
         poll_until(what, options, || async {
             let server = self.get(id).await?;
             Ok(match &server.state {
-                Some(state) if *state == target => Poll::Done(server),
-                Some(state) => Poll::Pending(state.to_string()),
-                None => Poll::Unsure("no state reported".to_owned()),
+                Some(state) if *state == target => Polled::Done(server),
+                Some(state) => Polled::Pending(state.to_string()),
+                None => Polled::Unsure("no state reported".to_owned()),
             })
         })
         .await
@@ -165,16 +165,16 @@ impl VirtualServers {
                 let server = self.get(id).await?;
                 Ok(match &server.state {
                     Some(VirtualServerState::Running) if left_running.load(Ordering::Relaxed) => {
-                        Poll::Done(server)
+                        Polled::Done(server)
                     }
                     Some(VirtualServerState::Running) => {
-                        Poll::Pending("running (the reboot has not begun)".to_owned())
+                        Polled::Pending("running (the reboot has not begun)".to_owned())
                     }
                     Some(state) => {
                         left_running.store(true, Ordering::Relaxed);
-                        Poll::Pending(state.to_string())
+                        Polled::Pending(state.to_string())
                     }
-                    None => Poll::Unsure("no state reported".to_owned()),
+                    None => Polled::Unsure("no state reported".to_owned()),
                 })
             }
         })
