@@ -7,11 +7,13 @@ pub(crate) mod read;
 use std::net::IpAddr;
 
 use hostapi_raw_infra::types as raw;
+use hostapi_raw_operation::OperationBuilder;
 
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{BareMetalId, IpAddress, IpUpdate, PrivateRackId};
 use crate::outcome::Confirmation;
+use crate::transport::Answer;
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -92,49 +94,37 @@ impl AssignedIps {
         let handle = self.handle.clone();
         let owner = self.owner.clone();
         List::once(async move {
-            let infra = handle.infra();
-            let answer = match &owner {
-                IpOwner::BareMetal(id) => {
-                    handle
-                        .call(|| infra.list_bare_metal_ips().bare_metal_id(id.as_str()))
-                        .await?
-                }
-                IpOwner::PrivateRack(id) => {
-                    handle
-                        .call(|| infra.list_private_rack_ips().private_rack_id(id.as_str()))
-                        .await?
-                }
-            };
+            let answer = call_for(
+                &handle,
+                &owner,
+                |infra, id| infra.list_bare_metal_ips().bare_metal_id(id),
+                |infra, id| infra.list_private_rack_ips().private_rack_id(id),
+            )
+            .await?;
             answer.list_at(read::IPS, read::wrapped_ip)
         })
     }
 
     /// Reads one of the IP addresses, with its reverse DNS name.
     pub async fn get(&self, ip: IpAddr) -> Result<IpAddress, Error> {
-        let infra = self.handle.infra();
         let ip = ip.to_string();
-        let answer = match &self.owner {
-            IpOwner::BareMetal(id) => {
-                self.handle
-                    .call(|| {
-                        infra
-                            .get_bare_metal_ip()
-                            .bare_metal_id(id.as_str())
-                            .ip_address(ip.as_str())
-                    })
-                    .await?
-            }
-            IpOwner::PrivateRack(id) => {
-                self.handle
-                    .call(|| {
-                        infra
-                            .get_private_rack_ip()
-                            .private_rack_id(id.as_str())
-                            .ip_address(ip.as_str())
-                    })
-                    .await?
-            }
-        };
+        let answer = call_for(
+            &self.handle,
+            &self.owner,
+            |infra, id| {
+                infra
+                    .get_bare_metal_ip()
+                    .bare_metal_id(id)
+                    .ip_address(ip.as_str())
+            },
+            |infra, id| {
+                infra
+                    .get_private_rack_ip()
+                    .private_rack_id(id)
+                    .ip_address(ip.as_str())
+            },
+        )
+        .await?;
         answer.one(read::wrapped_ip)
     }
 
@@ -144,32 +134,26 @@ impl AssignedIps {
     pub async fn update(&self, ip: IpAddr, change: &IpUpdate) -> Result<IpAddress, Error> {
         check_update(change)?;
         let form = update_form(change)?;
-        let infra = self.handle.infra();
         let ip = ip.to_string();
-        let answer = match &self.owner {
-            IpOwner::BareMetal(id) => {
-                self.handle
-                    .call(|| {
-                        infra
-                            .update_bare_metal_ip()
-                            .bare_metal_id(id.as_str())
-                            .ip_address(ip.as_str())
-                            .body(form.clone())
-                    })
-                    .await?
-            }
-            IpOwner::PrivateRack(id) => {
-                self.handle
-                    .call(|| {
-                        infra
-                            .update_private_rack_ip()
-                            .private_rack_id(id.as_str())
-                            .ip_address(ip.as_str())
-                            .body(form.clone())
-                    })
-                    .await?
-            }
-        };
+        let answer = call_for(
+            &self.handle,
+            &self.owner,
+            |infra, id| {
+                infra
+                    .update_bare_metal_ip()
+                    .bare_metal_id(id)
+                    .ip_address(ip.as_str())
+                    .body(form.clone())
+            },
+            |infra, id| {
+                infra
+                    .update_private_rack_ip()
+                    .private_rack_id(id)
+                    .ip_address(ip.as_str())
+                    .body(form.clone())
+            },
+        )
+        .await?;
         answer.one(read::wrapped_ip)
     }
 
@@ -181,6 +165,25 @@ impl AssignedIps {
         change: &IpUpdate,
     ) -> Result<Confirmation<IpAddress>, Error> {
         Ok(confirmation(self.get(ip).await?, change))
+    }
+}
+
+/// Makes the call on `owner`'s path: `bare_metal` or `rack` sets up the generated
+/// builder, given the owner's id.
+async fn call_for<'c, ServerCall, RackCall>(
+    handle: &'c Handle,
+    owner: &IpOwner,
+    bare_metal: impl Fn(&'c hostapi_raw_infra::Client, &str) -> ServerCall,
+    rack: impl Fn(&'c hostapi_raw_infra::Client, &str) -> RackCall,
+) -> Result<Answer, Error>
+where
+    ServerCall: OperationBuilder,
+    RackCall: OperationBuilder,
+{
+    let infra = handle.infra();
+    match owner {
+        IpOwner::BareMetal(id) => handle.call(|| bare_metal(infra, id.as_str())).await,
+        IpOwner::PrivateRack(id) => handle.call(|| rack(infra, id.as_str())).await,
     }
 }
 
