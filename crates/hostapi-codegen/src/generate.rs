@@ -7,8 +7,7 @@ use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle};
 
 use crate::error::{CodegenError, escape_segment};
 use crate::load::Spec;
-use crate::operations::add_operations;
-use crate::request_builders::RequestBuilders;
+use crate::operations::add_builders;
 use crate::requests_only::requests_only;
 use crate::validate::validate;
 
@@ -36,20 +35,7 @@ pub fn generate(spec_path: &Path) -> Result<String, CodegenError> {
         message: format!("generated tokens are not a Rust file: {e}"),
     })?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut WithoutApiVersion, &mut file);
-    let mut requests = RequestBuilders::default();
-    syn::visit_mut::VisitMut::visit_file_mut(&mut requests, &mut file);
-    if !requests.missed.is_empty() {
-        return Err(CodegenError::Generate {
-            spec: spec.path.clone(),
-            pointer: String::new(),
-            message: format!(
-                "no request() could be added to {}: their send() does not build the request \
-                 as expected",
-                requests.missed.join(", ")
-            ),
-        });
-    }
-    add_operations(&spec, &mut file).map_err(|message| CodegenError::Generate {
+    add_builders(&spec, &mut file).map_err(|message| CodegenError::Generate {
         spec: spec.path.clone(),
         pointer: "/paths".to_owned(),
         message,
@@ -235,17 +221,49 @@ mod tests {
             "answers are handed over as bytes: {source}"
         );
         assert!(
-            source.contains("pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>>"),
-            "the builder hands its request over unsent: {source}"
+            source.contains("impl<'a> crate::OperationBuilder for GetA<'a> {"),
+            "the builder is an operation builder: {source}"
         );
         assert!(
-            source.contains("pub const OPERATION: crate::Operation = crate::Operation {"),
+            source.contains("const OPERATION: crate::Operation = crate::Operation {"),
             "the builder names its operation: {source}"
+        );
+        assert!(
+            source.contains("fn request(self) -> crate::BuiltRequest {"),
+            "the builder hands its request over unsent: {source}"
         );
         assert!(
             source.contains("pub const OPERATIONS: &[Operation] = &["),
             "the crate lists its operations: {source}"
         );
+    }
+
+    /// The two passes over progenitor's output (`WithoutApiVersion`, and the
+    /// `OperationBuilder` impls made from each `send()`) match the shape of one
+    /// progenitor release: the workspace pins it exactly, and the header names it.
+    #[test]
+    fn progenitor_is_pinned_to_the_release_the_passes_were_written_for() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+        assert!(
+            manifest.contains(&format!(
+                "progenitor = {{ version = \"={PROGENITOR_VERSION}\""
+            )),
+            "the workspace pins progenitor ={PROGENITOR_VERSION}"
+        );
+        assert!(
+            manifest.contains(&format!("progenitor-client = \"={PROGENITOR_VERSION}\"")),
+            "the workspace pins progenitor-client ={PROGENITOR_VERSION}"
+        );
+        let lock = std::fs::read_to_string(root.join("Cargo.lock")).expect("Cargo.lock");
+        for package in ["progenitor", "progenitor-impl", "progenitor-client"] {
+            assert!(
+                lock.contains(&format!(
+                    "name = \"{package}\"\nversion = \"{PROGENITOR_VERSION}\"\n"
+                )),
+                "Cargo.lock has {package} {PROGENITOR_VERSION}"
+            );
+        }
     }
 
     #[test]

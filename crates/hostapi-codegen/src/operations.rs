@@ -1,12 +1,13 @@
-//! Names every generated builder's operation: its operationId, HTTP method and path
-//! template, as an inherent `OPERATION` const on the builder and in one table of the
-//! crate (`OPERATIONS`, sorted by operationId). The facade checks each request it is
-//! about to send against its operation's template: an id can then never make a request
-//! go to a path that is not its operation's.
-
-use syn::visit_mut::VisitMut;
+//! Makes every generated builder an `OperationBuilder` (the trait of the
+//! `hostapi-raw-operation` crate): it names its operation (operationId, HTTP method and
+//! path template, from the spec) and makes its request unsent. The crate also lists its
+//! operations in one table (`OPERATIONS`, sorted by operationId). The facade takes a
+//! call's operation from its builder's type, and checks each request against that
+//! operation's template before it is sent: an id can then never make a request go to a
+//! path that is not its operation's.
 
 use crate::load::Spec;
+use crate::request_builders::request_of;
 
 /// One operation of the spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,17 +17,27 @@ struct Operation {
     path: String,
 }
 
-/// Adds `OPERATION` to every builder with a `send()`, and the `Operation` type and the
-/// `OPERATIONS` table to the file. Errors name the builders no operation of the spec
-/// matches, and the operations no builder was generated for.
-pub(crate) fn add_operations(spec: &Spec, file: &mut syn::File) -> Result<(), String> {
+/// Implements `OperationBuilder` for every builder with a `send()` (beside its inherent
+/// impl), re-exports the trait and its types, and adds the `OPERATIONS` table. Errors
+/// name the builders whose `send()` does not build its request as expected, the
+/// builders no operation of the spec matches, and the operations no builder was
+/// generated for.
+pub(crate) fn add_builders(spec: &Spec, file: &mut syn::File) -> Result<(), String> {
     let operations = operations_of(spec);
     let mut adder = Adder {
         operations: &operations,
         matched: vec![false; operations.len()],
         unknown: Vec::new(),
+        missed: Vec::new(),
     };
-    adder.visit_file_mut(file);
+    adder.items(&mut file.items);
+    if !adder.missed.is_empty() {
+        return Err(format!(
+            "no request() could be made for {}: their send() does not build the request as \
+             expected",
+            adder.missed.join(", ")
+        ));
+    }
     let unbuilt: Vec<&str> = operations
         .iter()
         .zip(&adder.matched)
@@ -44,16 +55,7 @@ pub(crate) fn add_operations(spec: &Spec, file: &mut syn::File) -> Result<(), St
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
     let rows = sorted.iter().map(literal);
     file.items.push(syn::parse_quote! {
-        /// One operation of this interface, as its spec names it.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub struct Operation {
-            /// The operationId (`getBareMetal`).
-            pub id: &'static str,
-            /// The HTTP method, in capitals (`GET`).
-            pub method: &'static str,
-            /// The path template, parameters in braces (`/v1/bareMetals/{bareMetalId}`).
-            pub path: &'static str,
-        }
+        pub use ::hostapi_raw_operation::{BuiltRequest, Operation, OperationBuilder};
     });
     file.items.push(syn::parse_quote! {
         /// Every operation of this interface, sorted by operationId.
@@ -112,44 +114,72 @@ struct Adder<'a> {
     operations: &'a [Operation],
     matched: Vec<bool>,
     unknown: Vec<String>,
+    missed: Vec<String>,
 }
 
-impl VisitMut for Adder<'_> {
-    fn visit_item_impl_mut(&mut self, item: &mut syn::ItemImpl) {
-        let sends = item.items.iter().any(
-            |member| matches!(member, syn::ImplItem::Fn(function) if function.sig.ident == "send"),
-        );
-        if sends && item.trait_.is_none() {
-            let name = match &*item.self_ty {
-                syn::Type::Path(path) => path
-                    .path
-                    .segments
-                    .last()
-                    .map(|segment| segment.ident.to_string())
-                    .unwrap_or_default(),
-                _ => String::new(),
-            };
-            match self
-                .operations
-                .iter()
-                .position(|operation| same_name(&name, &operation.id))
-            {
-                Some(index) => {
-                    self.matched[index] = true;
-                    let row = literal(&self.operations[index]);
-                    item.items.insert(
-                        0,
-                        syn::parse_quote! {
-                            /// This builder's operation: its operationId, method and path
-                            /// template.
-                            pub const OPERATION: crate::Operation = #row;
-                        },
-                    );
+impl Adder<'_> {
+    /// Adds the trait impl after each builder's inherent impl in `items`, and in the
+    /// modules among them.
+    fn items(&mut self, items: &mut Vec<syn::Item>) {
+        let mut with_impls = Vec::with_capacity(items.len());
+        for mut item in items.drain(..) {
+            let added = match &mut item {
+                syn::Item::Mod(module) => {
+                    if let Some((_, inner)) = &mut module.content {
+                        self.items(inner);
+                    }
+                    None
                 }
-                None => self.unknown.push(name),
-            }
+                syn::Item::Impl(inherent) => self.builder_impl(inherent),
+                _ => None,
+            };
+            with_impls.push(item);
+            with_impls.extend(added);
         }
-        syn::visit_mut::visit_item_impl_mut(self, item);
+        *items = with_impls;
+    }
+
+    /// `impl OperationBuilder` for the builder `inherent` is the impl of, if it is one
+    /// (an inherent impl with a `send()`).
+    fn builder_impl(&mut self, inherent: &syn::ItemImpl) -> Option<syn::Item> {
+        if inherent.trait_.is_some() {
+            return None;
+        }
+        let send = inherent.items.iter().find_map(|member| match member {
+            syn::ImplItem::Fn(function) if function.sig.ident == "send" => Some(function),
+            _ => None,
+        })?;
+        let name = match &*inherent.self_ty {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .map(|segment| segment.ident.to_string())
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let Some(index) = self
+            .operations
+            .iter()
+            .position(|operation| same_name(&name, &operation.id))
+        else {
+            self.unknown.push(name);
+            return None;
+        };
+        self.matched[index] = true;
+        let Some(request) = request_of(send) else {
+            self.missed.push(name);
+            return None;
+        };
+        let row = literal(&self.operations[index]);
+        let builder = &inherent.self_ty;
+        let (generics, _, where_clause) = inherent.generics.split_for_impl();
+        Some(syn::parse_quote! {
+            impl #generics crate::OperationBuilder for #builder #where_clause {
+                const OPERATION: crate::Operation = #row;
+                #request
+            }
+        })
     }
 }
 

@@ -1,36 +1,11 @@
-//! Adds `request()` beside every generated builder's `send()`: the same request, built
+//! Makes a generated builder's `request()` from its `send()`: the same request, built
 //! and handed back unsent. The facade sends it itself (credentials, retries, reading
 //! the answer); `send()` stays for anyone using a raw crate alone.
-
-use syn::visit_mut::VisitMut;
-
-/// Adds the `request()` functions; the builders it could not add one to are listed in
-/// `missed` (the generator's output changed shape: the caller fails).
-#[derive(Default)]
-pub(crate) struct RequestBuilders {
-    pub(crate) missed: Vec<String>,
-}
-
-impl VisitMut for RequestBuilders {
-    fn visit_item_impl_mut(&mut self, item: &mut syn::ItemImpl) {
-        let send = item.items.iter().find_map(|member| match member {
-            syn::ImplItem::Fn(function) if function.sig.ident == "send" => Some(function),
-            _ => None,
-        });
-        if let Some(send) = send {
-            match request_of(send) {
-                Some(request) => item.items.push(syn::ImplItem::Fn(request)),
-                None => self.missed.push(tokens(&item.self_ty)),
-            }
-        }
-        syn::visit_mut::visit_item_impl_mut(self, item);
-    }
-}
 
 /// `send()`'s statements up to the one that builds `request` (the ones after it run
 /// the hooks, send, and sort the answer), returning that request. `None` when `send()`
 /// has no such statement, awaits before it, or does not return progenitor's `Error`.
-fn request_of(send: &syn::ImplItemFn) -> Option<syn::ImplItemFn> {
+pub(crate) fn request_of(send: &syn::ImplItemFn) -> Option<syn::ImplItemFn> {
     let statements = &send.block.stmts;
     let built = statements.iter().position(|statement| {
         matches!(statement, syn::Stmt::Local(local)
@@ -50,7 +25,7 @@ fn request_of(send: &syn::ImplItemFn) -> Option<syn::ImplItemFn> {
     Some(syn::parse_quote! {
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<#error>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, #error> {
                 #(#before)*
                 Ok(request)
@@ -80,4 +55,40 @@ fn error_type(output: &syn::ReturnType) -> Option<syn::Type> {
 
 fn tokens(node: &impl quote::ToTokens) -> String {
     node.to_token_stream().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_send_of_another_shape_makes_no_request() {
+        let awaits_first: syn::ImplItemFn = syn::parse_quote! {
+            pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
+                let url = self.client.url().await;
+                let request = self.client.client.get(url).build()?;
+                client.exec(request).await
+            }
+        };
+        assert!(request_of(&awaits_first).is_none());
+        let no_request: syn::ImplItemFn = syn::parse_quote! {
+            pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
+                client.client.get(url).send().await
+            }
+        };
+        assert!(request_of(&no_request).is_none());
+        let expected: syn::ImplItemFn = syn::parse_quote! {
+            pub async fn send(self) -> Result<ResponseValue<ByteStream>, Error<()>> {
+                let url = format!("{}/a", self.client.baseurl);
+                let request = self.client.client.get(url).build()?;
+                client.exec(request).await
+            }
+        };
+        let request = tokens(&request_of(&expected).expect("made"));
+        assert!(
+            request.contains("fn request (self) -> crate :: BuiltRequest"),
+            "{request}"
+        );
+        assert!(!request.contains("exec"), "{request}");
+    }
 }

@@ -1260,13 +1260,6 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetPurgeJob<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getPurgeJob",
-            method: "GET",
-            path: "/content/purge/{customer_number}/{zone_id}/{job_id}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1367,9 +1360,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetPurgeJob<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getPurgeJob",
+            method: "GET",
+            path: "/content/purge/{customer_number}/{zone_id}/{job_id}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self {
                     client,
@@ -1411,13 +1411,6 @@ pub mod builder {
         body: Result<types::builder::PurgeRequest, String>,
     }
     impl<'a> PurgeZoneContent<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "purgeZoneContent",
-            method: "POST",
-            path: "/content/purge/{customer_number}/{zone_id}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1533,9 +1526,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for PurgeZoneContent<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "purgeZoneContent",
+            method: "POST",
+            path: "/content/purge/{customer_number}/{zone_id}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self {
                     client,
@@ -1584,13 +1584,6 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetAcl<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getAcl",
-            method: "GET",
-            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1658,9 +1651,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetAcl<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getAcl",
+            method: "GET",
+            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, customer_number, timestamp, signature } = self;
                 let customer_number = customer_number.map_err(Error::InvalidRequest)?;
@@ -1691,13 +1691,6 @@ pub mod builder {
         body: Result<types::builder::AclForm, String>,
     }
     impl<'a> ReplaceAcl<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "replaceAcl",
-            method: "POST",
-            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1792,9 +1785,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ReplaceAcl<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "replaceAcl",
+            method: "POST",
+            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, customer_number, timestamp, signature, body } = self;
                 let customer_number = customer_number.map_err(Error::InvalidRequest)?;
@@ -1832,13 +1832,6 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> DeleteAcl<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "deleteAcl",
-            method: "DELETE",
-            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1906,9 +1899,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for DeleteAcl<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "deleteAcl",
+            method: "DELETE",
+            path: "/customers/acl/{customer_number}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, customer_number, timestamp, signature } = self;
                 let customer_number = customer_number.map_err(Error::InvalidRequest)?;
@@ -1939,13 +1939,6 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetSubCustomer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getSubCustomer",
-            method: "GET",
-            path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2037,9 +2030,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetSubCustomer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getSubCustomer",
+            method: "GET",
+            path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self {
                     client,
@@ -2080,13 +2080,6 @@ pub mod builder {
         body: Result<types::builder::SubCustomerForm, String>,
     }
     impl<'a> UpsertSubCustomer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "upsertSubCustomer",
-            method: "POST",
-            path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2214,9 +2207,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpsertSubCustomer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "upsertSubCustomer",
+            method: "POST",
+            path: "/customers/reseller/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self {
                     client,
@@ -2268,13 +2268,6 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetCustomer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getCustomer",
-            method: "GET",
-            path: "/customers/{customer_number}/{limit}/{offset}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2365,9 +2358,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetCustomer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getCustomer",
+            method: "GET",
+            path: "/customers/{customer_number}/{limit}/{offset}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self {
                     client,
@@ -2409,13 +2409,6 @@ pub mod builder {
         body: Result<types::builder::SubCustomerForm, String>,
     }
     impl<'a> UpsertSubCustomerAtCustomerPath<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "upsertSubCustomerAtCustomerPath",
-            method: "POST",
-            path: "/customers/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2543,9 +2536,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpsertSubCustomerAtCustomerPath<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "upsertSubCustomerAtCustomerPath",
+            method: "POST",
+            path: "/customers/{customer_number}/{sub_customer_number}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self {
                     client,
@@ -2596,13 +2596,6 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> GetOrigin<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getOrigin",
-            method: "GET",
-            path: "/origins/{customer_number}/{origin_id}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2681,9 +2674,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetOrigin<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getOrigin",
+            method: "GET",
+            path: "/origins/{customer_number}/{origin_id}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, customer_number, origin_id, timestamp, signature } = self;
                 let customer_number = customer_number.map_err(Error::InvalidRequest)?;
@@ -2717,13 +2717,6 @@ pub mod builder {
         body: Result<types::builder::OriginForm, String>,
     }
     impl<'a> UpdateOrigin<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "updateOrigin",
-            method: "PUT",
-            path: "/origins/{customer_number}/{origin_id}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2840,9 +2833,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpdateOrigin<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "updateOrigin",
+            method: "PUT",
+            path: "/origins/{customer_number}/{origin_id}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self {
                     client,
@@ -2891,13 +2891,6 @@ pub mod builder {
         signature: Result<::std::string::String, String>,
     }
     impl<'a> ListOrigins<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listOrigins",
-            method: "GET",
-            path: "/origins/{customer_number}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2965,9 +2958,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListOrigins<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listOrigins",
+            method: "GET",
+            path: "/origins/{customer_number}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, customer_number, timestamp, signature } = self;
                 let customer_number = customer_number.map_err(Error::InvalidRequest)?;
@@ -2998,13 +2998,6 @@ pub mod builder {
         body: Result<types::builder::OriginForm, String>,
     }
     impl<'a> CreateOrigin<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "createOrigin",
-            method: "POST",
-            path: "/origins/{customer_number}/{timestamp}/{signature}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3103,9 +3096,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for CreateOrigin<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "createOrigin",
+            method: "POST",
+            path: "/origins/{customer_number}/{timestamp}/{signature}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, customer_number, timestamp, signature, body } = self;
                 let customer_number = customer_number.map_err(Error::InvalidRequest)?;
@@ -3139,16 +3139,7 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
-/// One operation of this interface, as its spec names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Operation {
-    /// The operationId (`getBareMetal`).
-    pub id: &'static str,
-    /// The HTTP method, in capitals (`GET`).
-    pub method: &'static str,
-    /// The path template, parameters in braces (`/v1/bareMetals/{bareMetalId}`).
-    pub path: &'static str,
-}
+pub use ::hostapi_raw_operation::{BuiltRequest, Operation, OperationBuilder};
 /// Every operation of this interface, sorted by operationId.
 pub const OPERATIONS: &[Operation] = &[
     crate::Operation {

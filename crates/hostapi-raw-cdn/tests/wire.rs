@@ -2,7 +2,7 @@
 //! the timestamp and the signature. (The facade's hooks compute the signature; here the
 //! test passes one computed outside Rust, and a bare reqwest client sends it.)
 
-use hostapi_raw_cdn::Client;
+use hostapi_raw_cdn::{Client, OperationBuilder};
 use httpmock::Method::GET;
 use httpmock::MockServer;
 

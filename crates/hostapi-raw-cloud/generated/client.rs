@@ -802,13 +802,6 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListPrivateClouds<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listPrivateClouds",
-            method: "GET",
-            path: "/cloud/v2/privateClouds",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -863,9 +856,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListPrivateClouds<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listPrivateClouds",
+            method: "GET",
+            path: "/cloud/v2/privateClouds",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, limit, offset } = self;
                 let limit = limit.map_err(Error::InvalidRequest)?;
@@ -895,13 +895,6 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListVirtualServers<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listVirtualServers",
-            method: "GET",
-            path: "/cloud/v2/virtualServers",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -956,9 +949,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListVirtualServers<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listVirtualServers",
+            method: "GET",
+            path: "/cloud/v2/virtualServers",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, limit, offset } = self;
                 let limit = limit.map_err(Error::InvalidRequest)?;
@@ -987,13 +987,6 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> GetVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getVirtualServer",
-            method: "GET",
-            path: "/cloud/v2/virtualServers/{id}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1035,9 +1028,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getVirtualServer",
+            method: "GET",
+            path: "/cloud/v2/virtualServers/{id}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1063,13 +1063,6 @@ pub mod builder {
         body: Result<types::builder::UpdateVirtualServerRequest, String>,
     }
     impl<'a> UpdateVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "updateVirtualServer",
-            method: "PUT",
-            path: "/cloud/v2/virtualServers/{id}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1150,9 +1143,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpdateVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "updateVirtualServer",
+            method: "PUT",
+            path: "/cloud/v2/virtualServers/{id}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id, body } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1194,13 +1194,6 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListVirtualServerCredentials<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listVirtualServerCredentials",
-            method: "GET",
-            path: "/cloud/v2/virtualServers/{id}/credentials/{credentialType}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1287,9 +1280,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListVirtualServerCredentials<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listVirtualServerCredentials",
+            method: "GET",
+            path: "/cloud/v2/virtualServers/{id}/credentials/{credentialType}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id, credential_type, limit, offset } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1326,13 +1326,6 @@ pub mod builder {
         username: Result<::std::string::String, String>,
     }
     impl<'a> GetVirtualServerCredential<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getVirtualServerCredential",
-            method: "GET",
-            path: "/cloud/v2/virtualServers/{id}/credentials/{credentialType}/{username}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1403,9 +1396,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetVirtualServerCredential<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getVirtualServerCredential",
+            method: "GET",
+            path: "/cloud/v2/virtualServers/{id}/credentials/{credentialType}/{username}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id, credential_type, username } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1443,13 +1443,6 @@ pub mod builder {
         to: Result<types::Rfc3339DateTime, String>,
     }
     impl<'a> GetVirtualServerDatatrafficMetrics<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getVirtualServerDatatrafficMetrics",
-            method: "GET",
-            path: "/cloud/v2/virtualServers/{id}/metrics/datatraffic",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1558,9 +1551,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetVirtualServerDatatrafficMetrics<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getVirtualServerDatatrafficMetrics",
+            method: "GET",
+            path: "/cloud/v2/virtualServers/{id}/metrics/datatraffic",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id, aggregation, from, granularity, to } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1601,13 +1601,6 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> PowerOffVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "powerOffVirtualServer",
-            method: "POST",
-            path: "/cloud/v2/virtualServers/{id}/powerOff",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1649,9 +1642,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for PowerOffVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "powerOffVirtualServer",
+            method: "POST",
+            path: "/cloud/v2/virtualServers/{id}/powerOff",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1676,13 +1676,6 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> PowerOnVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "powerOnVirtualServer",
-            method: "POST",
-            path: "/cloud/v2/virtualServers/{id}/powerOn",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1724,9 +1717,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for PowerOnVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "powerOnVirtualServer",
+            method: "POST",
+            path: "/cloud/v2/virtualServers/{id}/powerOn",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1751,13 +1751,6 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> RebootVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "rebootVirtualServer",
-            method: "POST",
-            path: "/cloud/v2/virtualServers/{id}/reboot",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1799,9 +1792,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for RebootVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "rebootVirtualServer",
+            method: "POST",
+            path: "/cloud/v2/virtualServers/{id}/reboot",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1826,13 +1826,6 @@ pub mod builder {
         id: Result<::std::string::String, String>,
     }
     impl<'a> ReinstallVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "reinstallVirtualServer",
-            method: "POST",
-            path: "/cloud/v2/virtualServers/{id}/reinstall",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -1874,9 +1867,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ReinstallVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "reinstallVirtualServer",
+            method: "POST",
+            path: "/cloud/v2/virtualServers/{id}/reinstall",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -1897,16 +1897,7 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
-/// One operation of this interface, as its spec names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Operation {
-    /// The operationId (`getBareMetal`).
-    pub id: &'static str,
-    /// The HTTP method, in capitals (`GET`).
-    pub method: &'static str,
-    /// The path template, parameters in braces (`/v1/bareMetals/{bareMetalId}`).
-    pub path: &'static str,
-}
+pub use ::hostapi_raw_operation::{BuiltRequest, Operation, OperationBuilder};
 /// Every operation of this interface, sorted by operationId.
 pub const OPERATIONS: &[Operation] = &[
     crate::Operation {

@@ -2,7 +2,7 @@
 //! (The facade adds the credentials, sends them and reads the answers; here a bare
 //! reqwest client sends them.)
 
-use hostapi_raw_cloud::Client;
+use hostapi_raw_cloud::{Client, OperationBuilder};
 use httpmock::Method::GET;
 use httpmock::MockServer;
 

@@ -2893,13 +2893,6 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListBareMetals<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listBareMetals",
-            method: "GET",
-            path: "/v1/bareMetals",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -2922,9 +2915,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListBareMetals<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listBareMetals",
+            method: "GET",
+            path: "/v1/bareMetals",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client } = self;
                 let url = format!("{}/v1/bareMetals", client.baseurl,);
@@ -2945,13 +2945,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetal<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetal",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -2993,9 +2986,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetal<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetal",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3021,13 +3021,6 @@ pub mod builder {
         body: Result<types::builder::UpdateBareMetalReferenceForm, String>,
     }
     impl<'a> UpdateBareMetalReference<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "updateBareMetalReference",
-            method: "PUT",
-            path: "/v1/bareMetals/{bareMetalId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3108,9 +3101,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpdateBareMetalReference<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "updateBareMetalReference",
+            method: "PUT",
+            path: "/v1/bareMetals/{bareMetalId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, body } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3147,13 +3147,6 @@ pub mod builder {
         body: Result<types::builder::InstallBareMetalForm, String>,
     }
     impl<'a> InstallBareMetal<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "installBareMetal",
-            method: "POST",
-            path: "/v1/bareMetals/{bareMetalId}/install",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3232,9 +3225,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for InstallBareMetal<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "installBareMetal",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/install",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, body } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3270,13 +3270,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalInstallationStatus<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalInstallationStatus",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/installationStatus",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3318,9 +3311,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalInstallationStatus<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalInstallationStatus",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/installationStatus",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3345,13 +3345,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> ListBareMetalIps<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listBareMetalIps",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/ips",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3393,9 +3386,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListBareMetalIps<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listBareMetalIps",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/ips",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3421,13 +3421,6 @@ pub mod builder {
         ip_address: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalIp<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalIp",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/ips/{ipAddress}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3483,9 +3476,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalIp<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalIp",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/ips/{ipAddress}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, ip_address } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3513,13 +3513,6 @@ pub mod builder {
         body: Result<types::builder::UpdateIpForm, String>,
     }
     impl<'a> UpdateBareMetalIp<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "updateBareMetalIp",
-            method: "PUT",
-            path: "/v1/bareMetals/{bareMetalId}/ips/{ipAddress}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3608,9 +3601,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpdateBareMetalIp<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "updateBareMetalIp",
+            method: "PUT",
+            path: "/v1/bareMetals/{bareMetalId}/ips/{ipAddress}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, ip_address, body } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3648,13 +3648,6 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListBareMetalLeases<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listBareMetalLeases",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/leases",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3726,9 +3719,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListBareMetalLeases<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listBareMetalLeases",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/leases",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, limit, offset } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3762,13 +3762,6 @@ pub mod builder {
         body: Result<types::builder::CreateLeaseForm, String>,
     }
     impl<'a> CreateBareMetalLease<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "createBareMetalLease",
-            method: "POST",
-            path: "/v1/bareMetals/{bareMetalId}/leases",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3845,9 +3838,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for CreateBareMetalLease<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "createBareMetalLease",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/leases",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, body } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3882,13 +3882,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> DeleteBareMetalLeases<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "deleteBareMetalLeases",
-            method: "DELETE",
-            path: "/v1/bareMetals/{bareMetalId}/leases",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -3930,9 +3923,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for DeleteBareMetalLeases<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "deleteBareMetalLeases",
+            method: "DELETE",
+            path: "/v1/bareMetals/{bareMetalId}/leases",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -3958,13 +3958,6 @@ pub mod builder {
         macaddress: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalLease<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalLease",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/leases/{macaddress}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4020,9 +4013,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalLease<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalLease",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/leases/{macaddress}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, macaddress } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4049,13 +4049,6 @@ pub mod builder {
         macaddress: Result<::std::string::String, String>,
     }
     impl<'a> DeleteBareMetalLease<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "deleteBareMetalLease",
-            method: "DELETE",
-            path: "/v1/bareMetals/{bareMetalId}/leases/{macaddress}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4111,9 +4104,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for DeleteBareMetalLease<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "deleteBareMetalLease",
+            method: "DELETE",
+            path: "/v1/bareMetals/{bareMetalId}/leases/{macaddress}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, macaddress } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4141,13 +4141,6 @@ pub mod builder {
         date_to: Result<types::GetBareMetalNetworkUsageDateTo, String>,
     }
     impl<'a> GetBareMetalNetworkUsage<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalNetworkUsage",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/networkUsage",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4223,9 +4216,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalNetworkUsage<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalNetworkUsage",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/networkUsage",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, date_from, date_to } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4260,13 +4260,6 @@ pub mod builder {
         date_to: Result<types::GetBareMetalBandwidthUsageDateTo, String>,
     }
     impl<'a> GetBareMetalBandwidthUsage<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalBandwidthUsage",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/networkUsage/bandwidth",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4342,9 +4335,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalBandwidthUsage<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalBandwidthUsage",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/networkUsage/bandwidth",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, date_from, date_to } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4379,13 +4379,6 @@ pub mod builder {
         date_to: Result<types::GetBareMetalDataTrafficUsageDateTo, String>,
     }
     impl<'a> GetBareMetalDataTrafficUsage<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalDataTrafficUsage",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/networkUsage/datatraffic",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4461,9 +4454,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalDataTrafficUsage<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalDataTrafficUsage",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/networkUsage/datatraffic",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, date_from, date_to } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4496,13 +4496,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> PowerCycleBareMetal<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "powerCycleBareMetal",
-            method: "POST",
-            path: "/v1/bareMetals/{bareMetalId}/powerCycle",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4544,9 +4537,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for PowerCycleBareMetal<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "powerCycleBareMetal",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/powerCycle",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4571,13 +4571,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalPowerStatus<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalPowerStatus",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/powerStatus",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4619,9 +4612,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalPowerStatus<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalPowerStatus",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/powerStatus",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4646,13 +4646,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> RebootBareMetal<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "rebootBareMetal",
-            method: "POST",
-            path: "/v1/bareMetals/{bareMetalId}/reboot",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4694,9 +4687,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for RebootBareMetal<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "rebootBareMetal",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/reboot",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4722,13 +4722,6 @@ pub mod builder {
         body: Result<types::builder::LaunchRescueModeForm, String>,
     }
     impl<'a> LaunchBareMetalRescue<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "launchBareMetalRescue",
-            method: "POST",
-            path: "/v1/bareMetals/{bareMetalId}/rescue",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4807,9 +4800,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for LaunchBareMetalRescue<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "launchBareMetalRescue",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/rescue",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, body } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4846,13 +4846,6 @@ pub mod builder {
         body: Result<types::builder::LaunchRescueModeForm, String>,
     }
     impl<'a> LaunchBareMetalRescueMode<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "launchBareMetalRescueMode",
-            method: "POST",
-            path: "/v1/bareMetals/{bareMetalId}/rescueMode",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -4931,9 +4924,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for LaunchBareMetalRescueMode<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "launchBareMetalRescueMode",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/rescueMode",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id, body } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -4969,13 +4969,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalRootPassword<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalRootPassword",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/rootPassword",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5017,9 +5010,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalRootPassword<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalRootPassword",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/rootPassword",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -5044,13 +5044,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> GetBareMetalSwitchPort<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getBareMetalSwitchPort",
-            method: "GET",
-            path: "/v1/bareMetals/{bareMetalId}/switchPort",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5092,9 +5085,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetBareMetalSwitchPort<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getBareMetalSwitchPort",
+            method: "GET",
+            path: "/v1/bareMetals/{bareMetalId}/switchPort",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -5119,13 +5119,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> CloseBareMetalSwitchPort<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "closeBareMetalSwitchPort",
-            method: "POST",
-            path: "/v1/bareMetals/{bareMetalId}/switchPort/close",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5167,9 +5160,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for CloseBareMetalSwitchPort<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "closeBareMetalSwitchPort",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/switchPort/close",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -5194,13 +5194,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> OpenBareMetalSwitchPort<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "openBareMetalSwitchPort",
-            method: "POST",
-            path: "/v1/bareMetals/{bareMetalId}/switchPort/open",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5242,9 +5235,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for OpenBareMetalSwitchPort<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "openBareMetalSwitchPort",
+            method: "POST",
+            path: "/v1/bareMetals/{bareMetalId}/switchPort/open",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, bare_metal_id } = self;
                 let bare_metal_id = bare_metal_id.map_err(Error::InvalidRequest)?;
@@ -5268,13 +5268,6 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListDomains<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listDomains",
-            method: "GET",
-            path: "/v1/domains",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -5297,9 +5290,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListDomains<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listDomains",
+            method: "GET",
+            path: "/v1/domains",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client } = self;
                 let url = format!("{}/v1/domains", client.baseurl,);
@@ -5320,13 +5320,6 @@ pub mod builder {
         domainname: Result<::std::string::String, String>,
     }
     impl<'a> GetDomain<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getDomain",
-            method: "GET",
-            path: "/v1/domains/{domainname}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5368,9 +5361,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetDomain<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getDomain",
+            method: "GET",
+            path: "/v1/domains/{domainname}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, domainname } = self;
                 let domainname = domainname.map_err(Error::InvalidRequest)?;
@@ -5396,13 +5396,6 @@ pub mod builder {
         body: Result<types::builder::UpdateDomainTtlForm, String>,
     }
     impl<'a> UpdateDomainTtl<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "updateDomainTtl",
-            method: "PUT",
-            path: "/v1/domains/{domainname}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5479,9 +5472,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpdateDomainTtl<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "updateDomainTtl",
+            method: "PUT",
+            path: "/v1/domains/{domainname}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, domainname, body } = self;
                 let domainname = domainname.map_err(Error::InvalidRequest)?;
@@ -5517,13 +5517,6 @@ pub mod builder {
         domainname: Result<::std::string::String, String>,
     }
     impl<'a> ListDnsRecords<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listDnsRecords",
-            method: "GET",
-            path: "/v1/domains/{domainname}/dnsRecords",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5565,9 +5558,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListDnsRecords<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listDnsRecords",
+            method: "GET",
+            path: "/v1/domains/{domainname}/dnsRecords",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, domainname } = self;
                 let domainname = domainname.map_err(Error::InvalidRequest)?;
@@ -5593,13 +5593,6 @@ pub mod builder {
         body: Result<types::builder::CreateDnsRecordForm, String>,
     }
     impl<'a> CreateDnsRecord<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "createDnsRecord",
-            method: "POST",
-            path: "/v1/domains/{domainname}/dnsRecords",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5676,9 +5669,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for CreateDnsRecord<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "createDnsRecord",
+            method: "POST",
+            path: "/v1/domains/{domainname}/dnsRecords",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, domainname, body } = self;
                 let domainname = domainname.map_err(Error::InvalidRequest)?;
@@ -5715,13 +5715,6 @@ pub mod builder {
         record_id: Result<::std::string::String, String>,
     }
     impl<'a> GetDnsRecord<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getDnsRecord",
-            method: "GET",
-            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5777,9 +5770,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetDnsRecord<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getDnsRecord",
+            method: "GET",
+            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, domainname, record_id } = self;
                 let domainname = domainname.map_err(Error::InvalidRequest)?;
@@ -5807,13 +5807,6 @@ pub mod builder {
         body: Result<types::builder::UpdateDnsRecordForm, String>,
     }
     impl<'a> UpdateDnsRecord<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "updateDnsRecord",
-            method: "PUT",
-            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -5904,9 +5897,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpdateDnsRecord<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "updateDnsRecord",
+            method: "PUT",
+            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, domainname, record_id, body } = self;
                 let domainname = domainname.map_err(Error::InvalidRequest)?;
@@ -5944,13 +5944,6 @@ pub mod builder {
         record_id: Result<::std::string::String, String>,
     }
     impl<'a> DeleteDnsRecord<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "deleteDnsRecord",
-            method: "DELETE",
-            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6006,9 +5999,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for DeleteDnsRecord<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "deleteDnsRecord",
+            method: "DELETE",
+            path: "/v1/domains/{domainname}/dnsRecords/{recordId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, domainname, record_id } = self;
                 let domainname = domainname.map_err(Error::InvalidRequest)?;
@@ -6035,13 +6035,6 @@ pub mod builder {
         body: Result<types::builder::UpdateIpForm, String>,
     }
     impl<'a> UpdateIp<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "updateIp",
-            method: "PUT",
-            path: "/v1/ips/{ipAddress}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6115,9 +6108,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpdateIp<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "updateIp",
+            method: "PUT",
+            path: "/v1/ips/{ipAddress}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, ip_address, body } = self;
                 let ip_address = ip_address.map_err(Error::InvalidRequest)?;
@@ -6151,13 +6151,6 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListOperatingSystems<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listOperatingSystems",
-            method: "GET",
-            path: "/v1/operatingSystems",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -6180,9 +6173,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListOperatingSystems<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listOperatingSystems",
+            method: "GET",
+            path: "/v1/operatingSystems",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client } = self;
                 let url = format!("{}/v1/operatingSystems", client.baseurl,);
@@ -6203,13 +6203,6 @@ pub mod builder {
         operating_system_id: Result<i64, String>,
     }
     impl<'a> GetOperatingSystem<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getOperatingSystem",
-            method: "GET",
-            path: "/v1/operatingSystems/{operatingSystemId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6253,9 +6246,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetOperatingSystem<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getOperatingSystem",
+            method: "GET",
+            path: "/v1/operatingSystems/{operatingSystemId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, operating_system_id } = self;
                 let operating_system_id = operating_system_id
@@ -6281,13 +6281,6 @@ pub mod builder {
         operating_system_id: Result<i64, String>,
     }
     impl<'a> ListControlPanels<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listControlPanels",
-            method: "GET",
-            path: "/v1/operatingSystems/{operatingSystemId}/controlPanels",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6331,9 +6324,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListControlPanels<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listControlPanels",
+            method: "GET",
+            path: "/v1/operatingSystems/{operatingSystemId}/controlPanels",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, operating_system_id } = self;
                 let operating_system_id = operating_system_id
@@ -6360,13 +6360,6 @@ pub mod builder {
         control_panel_id: Result<i64, String>,
     }
     impl<'a> GetControlPanel<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getControlPanel",
-            method: "GET",
-            path: "/v1/operatingSystems/{operatingSystemId}/controlPanels/{controlPanelId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6424,9 +6417,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetControlPanel<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getControlPanel",
+            method: "GET",
+            path: "/v1/operatingSystems/{operatingSystemId}/controlPanels/{controlPanelId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, operating_system_id, control_panel_id } = self;
                 let operating_system_id = operating_system_id
@@ -6455,13 +6455,6 @@ pub mod builder {
         server_pack_id: Result<::std::string::String, String>,
     }
     impl<'a> GetPartitionSchema<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getPartitionSchema",
-            method: "GET",
-            path: "/v1/operatingSystems/{operatingSystemId}/partitionSchema",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6526,9 +6519,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetPartitionSchema<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getPartitionSchema",
+            method: "GET",
+            path: "/v1/operatingSystems/{operatingSystemId}/partitionSchema",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, operating_system_id, server_pack_id } = self;
                 let operating_system_id = operating_system_id
@@ -6566,13 +6566,6 @@ pub mod builder {
         offset: Result<Option<i64>, String>,
     }
     impl<'a> ListPrivateNetworks<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listPrivateNetworks",
-            method: "GET",
-            path: "/v1/privateNetworks",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6627,9 +6620,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListPrivateNetworks<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listPrivateNetworks",
+            method: "GET",
+            path: "/v1/privateNetworks",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, limit, offset } = self;
                 let limit = limit.map_err(Error::InvalidRequest)?;
@@ -6657,13 +6657,6 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> CreatePrivateNetwork<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "createPrivateNetwork",
-            method: "POST",
-            path: "/v1/privateNetworks",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -6686,9 +6679,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for CreatePrivateNetwork<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "createPrivateNetwork",
+            method: "POST",
+            path: "/v1/privateNetworks",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client } = self;
                 let url = format!("{}/v1/privateNetworks", client.baseurl,);
@@ -6709,13 +6709,6 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> GetPrivateNetwork<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getPrivateNetwork",
-            method: "GET",
-            path: "/v1/privateNetworks/{id}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6754,9 +6747,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetPrivateNetwork<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getPrivateNetwork",
+            method: "GET",
+            path: "/v1/privateNetworks/{id}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -6781,13 +6781,6 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> DeletePrivateNetwork<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "deletePrivateNetwork",
-            method: "DELETE",
-            path: "/v1/privateNetworks/{id}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6826,9 +6819,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for DeletePrivateNetwork<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "deletePrivateNetwork",
+            method: "DELETE",
+            path: "/v1/privateNetworks/{id}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -6854,13 +6854,6 @@ pub mod builder {
         body: Result<types::builder::AddPrivateNetworkBareMetalForm, String>,
     }
     impl<'a> AddPrivateNetworkBareMetal<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "addPrivateNetworkBareMetal",
-            method: "POST",
-            path: "/v1/privateNetworks/{privateNetworkId}/bareMetals",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -6942,9 +6935,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for AddPrivateNetworkBareMetal<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "addPrivateNetworkBareMetal",
+            method: "POST",
+            path: "/v1/privateNetworks/{privateNetworkId}/bareMetals",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, private_network_id, body } = self;
                 let private_network_id = private_network_id
@@ -6982,13 +6982,6 @@ pub mod builder {
         bare_metal_id: Result<::std::string::String, String>,
     }
     impl<'a> RemovePrivateNetworkBareMetal<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "removePrivateNetworkBareMetal",
-            method: "DELETE",
-            path: "/v1/privateNetworks/{privateNetworkId}/bareMetals/{bareMetalId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7046,9 +7039,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for RemovePrivateNetworkBareMetal<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "removePrivateNetworkBareMetal",
+            method: "DELETE",
+            path: "/v1/privateNetworks/{privateNetworkId}/bareMetals/{bareMetalId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, private_network_id, bare_metal_id } = self;
                 let private_network_id = private_network_id
@@ -7075,13 +7075,6 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListPrivateRacks<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listPrivateRacks",
-            method: "GET",
-            path: "/v1/privateRacks",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -7104,9 +7097,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListPrivateRacks<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listPrivateRacks",
+            method: "GET",
+            path: "/v1/privateRacks",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client } = self;
                 let url = format!("{}/v1/privateRacks", client.baseurl,);
@@ -7127,13 +7127,6 @@ pub mod builder {
         private_rack_id: Result<::std::string::String, String>,
     }
     impl<'a> GetPrivateRack<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getPrivateRack",
-            method: "GET",
-            path: "/v1/privateRacks/{privateRackId}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7175,9 +7168,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetPrivateRack<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getPrivateRack",
+            method: "GET",
+            path: "/v1/privateRacks/{privateRackId}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, private_rack_id } = self;
                 let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
@@ -7202,13 +7202,6 @@ pub mod builder {
         private_rack_id: Result<::std::string::String, String>,
     }
     impl<'a> ListPrivateRackIps<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listPrivateRackIps",
-            method: "GET",
-            path: "/v1/privateRacks/{privateRackId}/ips",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7250,9 +7243,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListPrivateRackIps<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listPrivateRackIps",
+            method: "GET",
+            path: "/v1/privateRacks/{privateRackId}/ips",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, private_rack_id } = self;
                 let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
@@ -7278,13 +7278,6 @@ pub mod builder {
         ip_address: Result<::std::string::String, String>,
     }
     impl<'a> GetPrivateRackIp<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getPrivateRackIp",
-            method: "GET",
-            path: "/v1/privateRacks/{privateRackId}/ips/{ipAddress}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7340,9 +7333,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetPrivateRackIp<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getPrivateRackIp",
+            method: "GET",
+            path: "/v1/privateRacks/{privateRackId}/ips/{ipAddress}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, private_rack_id, ip_address } = self;
                 let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
@@ -7370,13 +7370,6 @@ pub mod builder {
         body: Result<types::builder::UpdateIpForm, String>,
     }
     impl<'a> UpdatePrivateRackIp<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "updatePrivateRackIp",
-            method: "PUT",
-            path: "/v1/privateRacks/{privateRackId}/ips/{ipAddress}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7465,9 +7458,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for UpdatePrivateRackIp<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "updatePrivateRackIp",
+            method: "PUT",
+            path: "/v1/privateRacks/{privateRackId}/ips/{ipAddress}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, private_rack_id, ip_address, body } = self;
                 let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
@@ -7505,13 +7505,6 @@ pub mod builder {
         date_to: Result<types::GetPrivateRackNetworkUsageDateTo, String>,
     }
     impl<'a> GetPrivateRackNetworkUsage<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getPrivateRackNetworkUsage",
-            method: "GET",
-            path: "/v1/privateRacks/{privateRackId}/networkUsage",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7587,9 +7580,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetPrivateRackNetworkUsage<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getPrivateRackNetworkUsage",
+            method: "GET",
+            path: "/v1/privateRacks/{privateRackId}/networkUsage",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, private_rack_id, date_from, date_to } = self;
                 let private_rack_id = private_rack_id.map_err(Error::InvalidRequest)?;
@@ -7621,13 +7621,6 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListRescueImages<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listRescueImages",
-            method: "GET",
-            path: "/v1/rescueImages",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -7650,9 +7643,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListRescueImages<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listRescueImages",
+            method: "GET",
+            path: "/v1/rescueImages",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client } = self;
                 let url = format!("{}/v1/rescueImages", client.baseurl,);
@@ -7672,13 +7672,6 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListServices<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listServices",
-            method: "GET",
-            path: "/v1/services",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -7701,9 +7694,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListServices<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listServices",
+            method: "GET",
+            path: "/v1/services",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client } = self;
                 let url = format!("{}/v1/services", client.baseurl,);
@@ -7723,13 +7723,6 @@ pub mod builder {
         client: &'a super::Client,
     }
     impl<'a> ListVirtualServers<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "listVirtualServers",
-            method: "GET",
-            path: "/v1/virtualServers",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
@@ -7752,9 +7745,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ListVirtualServers<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "listVirtualServers",
+            method: "GET",
+            path: "/v1/virtualServers",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client } = self;
                 let url = format!("{}/v1/virtualServers", client.baseurl,);
@@ -7775,13 +7775,6 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> GetVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "getVirtualServer",
-            method: "GET",
-            path: "/v1/virtualServers/{id}",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7819,9 +7812,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for GetVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "getVirtualServer",
+            method: "GET",
+            path: "/v1/virtualServers/{id}",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -7846,13 +7846,6 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> PowerOffVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "powerOffVirtualServer",
-            method: "POST",
-            path: "/v1/virtualServers/{id}/powerOff",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7891,9 +7884,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for PowerOffVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "powerOffVirtualServer",
+            method: "POST",
+            path: "/v1/virtualServers/{id}/powerOff",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -7918,13 +7918,6 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> PowerOnVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "powerOnVirtualServer",
-            method: "POST",
-            path: "/v1/virtualServers/{id}/powerOn",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -7963,9 +7956,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for PowerOnVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "powerOnVirtualServer",
+            method: "POST",
+            path: "/v1/virtualServers/{id}/powerOn",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -7990,13 +7990,6 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> RebootVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "rebootVirtualServer",
-            method: "POST",
-            path: "/v1/virtualServers/{id}/reboot",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -8035,9 +8028,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for RebootVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "rebootVirtualServer",
+            method: "POST",
+            path: "/v1/virtualServers/{id}/reboot",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -8062,13 +8062,6 @@ pub mod builder {
         id: Result<i64, String>,
     }
     impl<'a> ReinstallVirtualServer<'a> {
-        /// This builder's operation: its operationId, method and path
-        /// template.
-        pub const OPERATION: crate::Operation = crate::Operation {
-            id: "reinstallVirtualServer",
-            method: "POST",
-            path: "/v1/virtualServers/{id}/reinstall",
-        };
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
@@ -8107,9 +8100,16 @@ pub mod builder {
                 _ => Err(Error::UnexpectedResponse(response)),
             }
         }
+    }
+    impl<'a> crate::OperationBuilder for ReinstallVirtualServer<'a> {
+        const OPERATION: crate::Operation = crate::Operation {
+            id: "reinstallVirtualServer",
+            method: "POST",
+            path: "/v1/virtualServers/{id}/reinstall",
+        };
         /// Builds the request [`send`](Self::send) makes, before the client's hooks,
         /// without sending it.
-        pub fn request(self) -> Result<::reqwest::Request, Box<Error<()>>> {
+        fn request(self) -> crate::BuiltRequest {
             let build = move || -> Result<::reqwest::Request, Error<()>> {
                 let Self { client, id } = self;
                 let id = id.map_err(Error::InvalidRequest)?;
@@ -8130,16 +8130,7 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
-/// One operation of this interface, as its spec names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Operation {
-    /// The operationId (`getBareMetal`).
-    pub id: &'static str,
-    /// The HTTP method, in capitals (`GET`).
-    pub method: &'static str,
-    /// The path template, parameters in braces (`/v1/bareMetals/{bareMetalId}`).
-    pub path: &'static str,
-}
+pub use ::hostapi_raw_operation::{BuiltRequest, Operation, OperationBuilder};
 /// Every operation of this interface, sorted by operationId.
 pub const OPERATIONS: &[Operation] = &[
     crate::Operation {

@@ -3,9 +3,10 @@
 //! committed in `generated/client.rs` for review; `cargo xtask codegen --check` keeps
 //! it in step.
 //!
-//! Nothing here is hand-written but this file. Each generated builder makes its request
-//! with `request()` (which `hostapi-codegen` adds); the `hostapi` facade adds the
-//! credentials, sends it and reads the answer. (`send()`, progenitor's, sends it as
+//! Nothing here is hand-written but this file. Each generated builder is an
+//! [`OperationBuilder`] (which `hostapi-codegen` implements): it names its operation
+//! (`OPERATION`) and makes its request unsent (`request()`); the `hostapi` facade adds
+//! the credentials, sends it and reads the answer. (`send()`, progenitor's, sends it as
 //! built, with no credentials, and hands the answer back as bytes.) Use the facade, not
 //! this crate.
 

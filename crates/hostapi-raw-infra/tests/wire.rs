@@ -2,8 +2,8 @@
 //! credentials, sends them and reads the answers; here a bare reqwest client sends
 //! them.)
 
-use hostapi_raw_infra::Client;
 use hostapi_raw_infra::types::UpdateDomainTtlForm;
+use hostapi_raw_infra::{Client, OperationBuilder};
 use httpmock::Method::PUT;
 use httpmock::MockServer;
 

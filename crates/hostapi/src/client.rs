@@ -13,7 +13,7 @@ use crate::read::ReadMode;
 use crate::scrub::Scrubber;
 use crate::signing::{CdnSigner, Clock, SystemClock};
 use crate::transport::Transport;
-use crate::transport::hooks::{Auth, FacadeHooks};
+use crate::transport::credentials::{Auth, Credentials};
 use crate::transport::retry::RetryPolicy;
 
 /// The environment variable holding the API key of the v1 and cloud interfaces.
@@ -57,9 +57,9 @@ pub(crate) struct ClientInner {
     /// Signs CDN paths; also the clock CDN timestamps come from.
     pub(crate) cdn_signer: Option<CdnSigner>,
     /// What v1 and cloud requests get before they are sent (the API key).
-    pub(crate) api_hooks: FacadeHooks,
+    pub(crate) api_credentials: Credentials,
     /// What CDN requests get before they are sent (the signature).
-    pub(crate) cdn_hooks: FacadeHooks,
+    pub(crate) cdn_credentials: Credentials,
     pub(crate) http: reqwest::Client,
     pub(crate) max_list_records: u64,
     pub(crate) base_url: Option<String>,
@@ -377,8 +377,8 @@ impl ClientBuilder {
                 hint: "not configured (HOSTAPI_CDN_SECRET)",
             },
         };
-        let api_hooks = FacadeHooks::new(api_auth, base_url.as_deref());
-        let cdn_hooks = FacadeHooks::new(cdn_auth, cdn_base_url.as_deref());
+        let api_credentials = Credentials::new(api_auth, base_url.as_deref());
+        let cdn_credentials = Credentials::new(cdn_auth, cdn_base_url.as_deref());
         let scrub = Scrubber::new(self.api_key.iter().chain(self.cdn_secret.iter()));
         let transport = Transport {
             retry,
@@ -391,7 +391,7 @@ impl ClientBuilder {
         };
 
         // Unconfigured interfaces get a base URL that cannot be reached; their calls
-        // stop in the hooks before anything is sent.
+        // stop at the credentials before anything is sent.
         let unconfigured = "https://unconfigured.invalid";
         let api_base = base_url.as_deref().unwrap_or(unconfigured);
         let cdn_base = cdn_base_url.as_deref().unwrap_or(unconfigured);
@@ -403,8 +403,8 @@ impl ClientBuilder {
                 transport,
                 cdn_customer: self.cdn_customer,
                 cdn_signer,
-                api_hooks,
-                cdn_hooks,
+                api_credentials,
+                cdn_credentials,
                 http,
                 max_list_records,
                 base_url,

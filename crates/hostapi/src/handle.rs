@@ -1,12 +1,11 @@
 //! What every resource handle shares: a clone of the client, the options of its calls,
 //! and the way to make a call.
 
+use hostapi_raw_operation::{BuiltRequest, Operation, OperationBuilder};
 use progenitor_client::Error as RawError;
 
-use crate::transport::hooks::FacadeHooks;
-use crate::transport::hooks::PREPARE_ERROR_SEPARATOR;
+use crate::transport::credentials::{Credentials, PREPARE_ERROR_SEPARATOR};
 use crate::transport::route;
-use crate::transport::send::Built;
 use crate::transport::{Answer, CallOptions};
 use crate::{Client, Error};
 
@@ -50,38 +49,48 @@ impl Handle {
         &self.client.inner.cdn
     }
 
-    /// Makes a v1 or cloud call: `build` makes the request, once per attempt (see
-    /// [`Transport::call`](crate::transport::Transport::call)), usually a generated
-    /// builder's `request()`.
-    pub(crate) fn call(
+    /// Makes a v1 or cloud call: `build` gives a generated builder, set up, once per
+    /// attempt (see [`Transport::call`](crate::transport::Transport::call)). The call's
+    /// operation is the builder's ([`OperationBuilder::OPERATION`]), so the name it is
+    /// logged, reported and checked under is always the request's.
+    pub(crate) fn call<B: OperationBuilder>(
         &self,
-        operation: &'static str,
-        build: impl FnMut() -> Built,
+        mut build: impl FnMut() -> B,
     ) -> impl Future<Output = Result<Answer, Error>> {
-        let base = self.client.inner.base_url.as_deref();
-        self.call_with(&self.client.inner.api_hooks, base, operation, build)
+        let inner = &self.client.inner;
+        let base = inner.base_url.as_deref();
+        self.call_with(&inner.api_credentials, base, &B::OPERATION, move || {
+            build().request()
+        })
     }
 
     /// Makes a CDN call (signed; see [`Handle::call`]).
-    pub(crate) fn call_cdn(
+    pub(crate) fn call_cdn<B: OperationBuilder>(
         &self,
-        operation: &'static str,
-        build: impl FnMut() -> Built,
+        mut build: impl FnMut() -> B,
     ) -> impl Future<Output = Result<Answer, Error>> {
-        let base = self.client.inner.cdn_base_url.as_deref();
-        self.call_with(&self.client.inner.cdn_hooks, base, operation, build)
+        let inner = &self.client.inner;
+        let base = inner.cdn_base_url.as_deref();
+        self.call_with(&inner.cdn_credentials, base, &B::OPERATION, move || {
+            build().request()
+        })
     }
 
-    /// Makes a v1 call the generated builders cannot make (a nested form, a PNG
-    /// answer): `build` makes the request with the client's HTTP client.
-    pub(crate) fn call_raw(
+    /// Makes a v1 call whose request the generated builder makes only in part (a
+    /// nested form, a PNG answer): `change` finishes each request `build`'s builder
+    /// makes. The finished request is checked against the builder's operation like
+    /// any other.
+    pub(crate) fn call_changed<B: OperationBuilder>(
         &self,
-        operation: &'static str,
-        build: impl Fn(&reqwest::Client) -> reqwest::Result<reqwest::Request>,
+        mut build: impl FnMut() -> B,
+        change: impl Fn(&mut reqwest::Request),
     ) -> impl Future<Output = Result<Answer, Error>> {
-        let http = &self.client.inner.http;
-        self.call(operation, move || {
-            build(http).map_err(|e| Box::new(RawError::InvalidRequest(e.to_string())))
+        let inner = &self.client.inner;
+        let base = inner.base_url.as_deref();
+        self.call_with(&inner.api_credentials, base, &B::OPERATION, move || {
+            let mut request = build().request()?;
+            change(&mut request);
+            Ok(request)
         })
     }
 
@@ -94,16 +103,16 @@ impl Handle {
     /// [`Error::InvalidInput`] naming the operation, and nothing is sent.
     fn call_with(
         &self,
-        hooks: &FacadeHooks,
+        credentials: &Credentials,
         base: Option<&str>,
-        operation: &'static str,
-        mut build: impl FnMut() -> Built,
+        operation: &'static Operation,
+        mut build: impl FnMut() -> BuiltRequest,
     ) -> impl Future<Output = Result<Answer, Error>> {
         let inner = &self.client.inner;
         #[cfg(test)]
-        tests::called(operation);
+        crate::transport::hostile_ids_tests::note(operation);
         let base_path = base.map_or("", route::base_path);
-        let build = move || -> Built {
+        let build = move || -> BuiltRequest {
             let request = build()?;
             route::check(operation, base_path, &request)
                 .map_err(|error| Box::new(RawError::Custom(refusal(error))))?;
@@ -114,8 +123,8 @@ impl Handle {
         tracing::Instrument::instrument(
             inner
                 .transport
-                .call(operation, self.options, hooks, &inner.http, build),
-            tracing::debug_span!("hostapi.call", operation),
+                .call(operation.id, self.options, credentials, &inner.http, build),
+            tracing::debug_span!("hostapi.call", operation = operation.id),
         )
     }
 }
@@ -149,16 +158,6 @@ pub(crate) use retry_unsafe_option;
 mod tests {
     use crate::{BareMetalId, Client, CloudServerId, Error, VirtualServerId};
 
-    /// Fails the test that makes a call under a name no spec has, and notes the name
-    /// for the tests that check which operations they reached.
-    pub(super) fn called(operation: &'static str) {
-        assert!(
-            crate::transport::route::exists(operation),
-            "`{operation}` is not an operationId of the specs"
-        );
-        crate::transport::hostile_ids_tests::note(operation);
-    }
-
     /// A CDN request made through the v1/cloud call path (or the other way round) is
     /// refused before it is sent: the API key never goes to the CDN's host, and a v1
     /// request is never signed. (Port 9 would refuse a connection: an error other than
@@ -176,22 +175,17 @@ mod tests {
         let handle = super::Handle::new(&client);
         let cdn = handle.cdn();
         let through_api = handle
-            .call("getPurgeJob", || {
+            .call(|| {
                 cdn.get_purge_job()
                     .customer_number("C123456")
                     .zone_id("1001")
                     .job_id(5001)
                     .timestamp(1)
                     .signature(crate::signing::SIGNATURE_PLACEHOLDER)
-                    .request()
             })
             .await;
         let infra = handle.infra();
-        let through_cdn = handle
-            .call_cdn("getVirtualServer", || {
-                infra.get_virtual_server().id(1).request()
-            })
-            .await;
+        let through_cdn = handle.call_cdn(|| infra.get_virtual_server().id(1)).await;
         for (what, outcome) in [
             ("CDN via call", through_api),
             ("v1 via call_cdn", through_cdn),
@@ -199,6 +193,45 @@ mod tests {
             match outcome {
                 Err(Error::InvalidInput { argument, .. }) => {
                     assert_eq!(argument, "request", "{what}")
+                }
+                other => panic!("{what}: expected a refusal before sending, got {other:?}"),
+            }
+        }
+    }
+
+    /// Every request is checked against its builder's operation before it is sent: a
+    /// request changed after the builder made it (another method, a path off the
+    /// template) is refused, naming the operation, and nothing is sent. (Port 9 would
+    /// refuse a connection: an error other than invalid input would mean the request
+    /// went out.)
+    #[tokio::test]
+    async fn a_request_off_its_operations_template_is_not_sent() {
+        let client = Client::builder()
+            .base_url("http://127.0.0.1:9")
+            .api_key("the-api-key")
+            .build()
+            .expect("the client builds");
+        let handle = super::Handle::new(&client);
+        let infra = handle.infra();
+        let get = || infra.get_bare_metal().bare_metal_id("7");
+        let other_path = handle
+            .call_changed(get, |request| {
+                request.url_mut().set_path("/v1/bareMetals/7/x")
+            })
+            .await;
+        let other_method = handle
+            .call_changed(get, |request| {
+                *request.method_mut() = reqwest::Method::DELETE
+            })
+            .await;
+        for (what, outcome) in [("path", other_path), ("method", other_method)] {
+            match outcome {
+                Err(Error::InvalidInput {
+                    argument, reason, ..
+                }) => {
+                    assert_eq!(argument, "request", "{what}");
+                    assert!(reason.starts_with("`getBareMetal` "), "{what}: {reason}");
+                    assert!(reason.ends_with("nothing was sent"), "{what}: {reason}");
                 }
                 other => panic!("{what}: expected a refusal before sending, got {other:?}"),
             }

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::error::CallInfo;
 use crate::read::Records;
-use crate::read::{Cx, FieldError, Json, ReadMode, Reading};
+use crate::read::{Cursor, FieldError, Json, ReadMode, Reading};
 use crate::scrub::Scrubber;
 use crate::{
     CredentialType, CustomerNumber, Error, MetricsQuery, PrivateNetworkId, PurgeJobId,
@@ -71,9 +71,9 @@ fn call(operation: &'static str) -> CallInfo {
 }
 
 /// A reader of one record or value of the answer.
-type One<T> = for<'a> fn(&mut Cx, Json<'a>) -> Result<T, FieldError>;
+type One<T> = for<'a> fn(&mut Cursor, Json<'a>) -> Result<T, FieldError>;
 /// Where a list's records are in the answer.
-type Items = for<'a> fn(&mut Cx, Json<'a>) -> Result<Records<'a>, FieldError>;
+type Items = for<'a> fn(&mut Cursor, Json<'a>) -> Result<Records<'a>, FieldError>;
 
 fn one<T: Serialize>(
     reading: &Reading<'_>,
@@ -158,31 +158,37 @@ macro_rules! operations {
     };
 }
 
-fn credentials_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    crate::cloud::read::page(cx, body, "credentials", &mut None)
+fn credentials_page<'a>(cursor: &mut Cursor, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    crate::cloud::read::page(cursor, body, "credentials", &mut None)
 }
 
-fn servers_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    crate::cloud::read::page(cx, body, "virtualServers", &mut None)
+fn servers_page<'a>(cursor: &mut Cursor, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    crate::cloud::read::page(cursor, body, "virtualServers", &mut None)
 }
 
-fn private_clouds_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    crate::cloud::read::page(cx, body, "privateClouds", &mut None)
+fn private_clouds_page<'a>(cursor: &mut Cursor, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    crate::cloud::read::page(cursor, body, "privateClouds", &mut None)
 }
 
-fn leases_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    crate::bare_metal::leases::leases(cx, body, &mut None)
+fn leases_page<'a>(cursor: &mut Cursor, body: Json<'a>) -> Result<Records<'a>, FieldError> {
+    crate::bare_metal::leases::leases(cursor, body, &mut None)
 }
 
-fn private_networks_page<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    crate::private_networks::read::networks(cx, body, &mut None)
+fn private_networks_page<'a>(
+    cursor: &mut Cursor,
+    body: Json<'a>,
+) -> Result<Records<'a>, FieldError> {
+    crate::private_networks::read::networks(cursor, body, &mut None)
 }
 
-fn os_credential(cx: &mut Cx, json: Json<'_>) -> Result<crate::Credential, FieldError> {
-    crate::cloud::read::credential(&CredentialType::OperatingSystem)(cx, json)
+fn os_credential(cursor: &mut Cursor, json: Json<'_>) -> Result<crate::Credential, FieldError> {
+    crate::cloud::read::credential(&CredentialType::OperatingSystem)(cursor, json)
 }
 
-fn january_metrics(cx: &mut Cx, body: Json<'_>) -> Result<crate::TrafficMetrics, FieldError> {
+fn january_metrics(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<crate::TrafficMetrics, FieldError> {
     use chrono::TimeZone;
     let query = MetricsQuery::new(
         chrono::Utc
@@ -194,73 +200,76 @@ fn january_metrics(cx: &mut Cx, body: Json<'_>) -> Result<crate::TrafficMetrics,
             .single()
             .unwrap_or_default(),
     );
-    crate::cloud::metrics::metrics(&query)(cx, body)
+    crate::cloud::metrics::metrics(&query)(cursor, body)
 }
 
-fn network_501(cx: &mut Cx, body: Json<'_>) -> Result<crate::PrivateNetwork, FieldError> {
-    let network = known(cx, PrivateNetworkId::new(PRIVATE_NETWORK))?;
-    crate::private_networks::read::detail_in_array(&network)(cx, body)
+fn network_501(cursor: &mut Cursor, body: Json<'_>) -> Result<crate::PrivateNetwork, FieldError> {
+    let network = known(cursor, PrivateNetworkId::new(PRIVATE_NETWORK))?;
+    crate::private_networks::read::detail_in_array(&network)(cursor, body)
 }
 
-fn acl_of_customer(cx: &mut Cx, body: Json<'_>) -> Result<crate::Acl, FieldError> {
-    crate::cdn::payload(cx, body, |cx, json| {
-        crate::cdn::acl::of_customer(cx, json, CDN_CUSTOMER)
+fn acl_of_customer(cursor: &mut Cursor, body: Json<'_>) -> Result<crate::Acl, FieldError> {
+    crate::cdn::payload(cursor, body, |cursor, json| {
+        crate::cdn::acl::of_customer(cursor, json, CDN_CUSTOMER)
     })
 }
 
-fn sub_customer(cx: &mut Cx, body: Json<'_>) -> Result<crate::SubCustomer, FieldError> {
-    let number = known(cx, CustomerNumber::new(SUB_CUSTOMER))?;
-    crate::cdn::payload(cx, body, |cx, json| {
-        crate::cdn::customers::the_one(cx, json, &number)
+fn sub_customer(cursor: &mut Cursor, body: Json<'_>) -> Result<crate::SubCustomer, FieldError> {
+    let number = known(cursor, CustomerNumber::new(SUB_CUSTOMER))?;
+    crate::cdn::payload(cursor, body, |cursor, json| {
+        crate::cdn::customers::the_one(cursor, json, &number)
     })
 }
 
-fn origin_answer(cx: &mut Cx, body: Json<'_>) -> Result<crate::Origin, FieldError> {
-    crate::cdn::payload(cx, body, crate::cdn::origins::origin)
+fn origin_answer(cursor: &mut Cursor, body: Json<'_>) -> Result<crate::Origin, FieldError> {
+    crate::cdn::payload(cursor, body, crate::cdn::origins::origin)
 }
 
-fn purge_entries(cx: &mut Cx, body: Json<'_>) -> Result<crate::PurgeJob, FieldError> {
-    let zone = known(cx, ZoneId::new(ZONE))?;
-    let job = known(cx, PurgeJobId::new(JOB))?;
-    crate::cdn::purge::status_answer(cx, body, &zone, &job)
+fn purge_entries(cursor: &mut Cursor, body: Json<'_>) -> Result<crate::PurgeJob, FieldError> {
+    let zone = known(cursor, ZoneId::new(ZONE))?;
+    let job = known(cursor, PurgeJobId::new(JOB))?;
+    crate::cdn::purge::status_answer(cursor, body, &zone, &job)
 }
 
-fn purge_job(cx: &mut Cx, body: Json<'_>) -> Result<crate::PurgeJob, FieldError> {
-    let zone = known(cx, ZoneId::new(ZONE))?;
-    crate::cdn::purge::purge_answer(cx, body, &zone, &["/index.html".to_owned()])
+fn purge_job(cursor: &mut Cursor, body: Json<'_>) -> Result<crate::PurgeJob, FieldError> {
+    let zone = known(cursor, ZoneId::new(ZONE))?;
+    crate::cdn::purge::purge_answer(cursor, body, &zone, &["/index.html".to_owned()])
 }
 
 /// All the sub-customers of an answer, with its other members.
-fn all_sub_customers(cx: &mut Cx, body: Json<'_>) -> Result<serde_json::Value, FieldError> {
+fn all_sub_customers(cursor: &mut Cursor, body: Json<'_>) -> Result<serde_json::Value, FieldError> {
     let (records, extra) =
-        crate::cdn::payload_parts(cx, body, crate::cdn::customers::sub_customers)?;
+        crate::cdn::payload_parts(cursor, body, crate::cdn::customers::sub_customers)?;
     Ok(serde_json::json!({"records": to_json(&records), "extra": to_json(&extra)}))
 }
 
-fn single_v1_server(cx: &mut Cx, body: Json<'_>) -> Result<VirtualServer, FieldError> {
+fn single_v1_server(cursor: &mut Cursor, body: Json<'_>) -> Result<VirtualServer, FieldError> {
     let Records {
         path,
         mut items,
         extra,
-    } = crate::read::shapes::items(cx, body, crate::virtual_servers::read::SERVERS)?;
+    } = crate::read::shapes::items(cursor, body, crate::virtual_servers::read::SERVERS)?;
     match (items.pop(), items.is_empty()) {
         (Some(item), true) => {
-            let mut server = cx.within(&format!("{path}[0]"), |cx| {
-                crate::virtual_servers::read::server(cx, item)
+            let mut server = cursor.within(&format!("{path}[0]"), |cursor| {
+                crate::virtual_servers::read::server(cursor, item)
             })?;
             server.extra.extend(extra);
             Ok(server)
         }
-        _ => Err(cx.error(&path, "expected exactly one server")),
+        _ => Err(cursor.error(&path, "expected exactly one server")),
     }
 }
 
-fn services(_: &mut Cx, body: Json<'_>) -> Result<serde_json::Value, FieldError> {
+fn services(_: &mut Cursor, body: Json<'_>) -> Result<serde_json::Value, FieldError> {
     Ok(body.into_value())
 }
 
-fn message(cx: &mut Cx, body: Json<'_>) -> Result<crate::DeletedPrivateNetwork, FieldError> {
-    crate::private_networks::read::deleted(cx, body)
+fn message(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<crate::DeletedPrivateNetwork, FieldError> {
+    crate::private_networks::read::deleted(cursor, body)
 }
 
 use crate::bare_metal::read as bare_metal;
@@ -353,8 +362,8 @@ operations! {
 }
 
 /// One of the ids above, made by its rule (which they pass).
-fn known<T>(cx: &Cx, id: Result<T, crate::Error>) -> Result<T, FieldError> {
-    id.map_err(|error| cx.error("", error.to_string()))
+fn known<T>(cursor: &Cursor, id: Result<T, crate::Error>) -> Result<T, FieldError> {
+    id.map_err(|error| cursor.error("", error.to_string()))
 }
 
 /// `id`, as a server could send it for any id, read as every typed id is read from the

@@ -206,6 +206,10 @@
 //! # }
 //! ```
 //!
+//! [`DnsRecords::wait_visible`] waits for a created or updated DNS record to read back
+//! with its values. For a wait of your own, [`poll_until`] runs the same loop: the
+//! closure polls and says [`Polled::Done`], `Pending`, `Unsure` or `Failed`.
+//!
 //! ## Many reads at once
 //!
 //! `get_many` (bare metal, virtual servers, cloud servers, racks) and [`bulk`] run
@@ -331,7 +335,7 @@ pub use error::{
     RedirectError, ServiceError, StatusError, TooLargeError, TransportCause, TransportError,
     WaitError, escape_controls,
 };
-pub use ips::Ips;
+pub use ips::{AssignedIps, IpOwner, Ips};
 pub use list::{List, Listing, Unreadable};
 pub use model::*;
 pub use outcome::Confirmation;
@@ -342,4 +346,4 @@ pub use secret::{REDACTED, Secret, expose_secrets};
 pub use signing::{Clock, FixedClock, SystemClock, cdn_signature};
 pub use transport::retry::RetryPolicy;
 pub use virtual_servers::*;
-pub use wait::{WaitOptions, WaitProgress, human_duration};
+pub use wait::{Polled, WaitOptions, WaitProgress, human_duration, poll_until};

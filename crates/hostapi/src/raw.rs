@@ -21,7 +21,9 @@ use progenitor_client::Error as RawError;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue};
 
 use crate::transport::CallOptions;
-use crate::transport::route::{self, Route};
+use hostapi_raw_operation::Operation;
+
+use crate::transport::route;
 use crate::{CallInfo, Client, Error};
 
 /// The operation name a call records when its path is no documented operation's
@@ -69,10 +71,10 @@ pub struct DocumentedPath {
 /// Every documented operation of the three interfaces, in the documents' order per
 /// interface (v1, cloud v2, CDN).
 pub fn documented_paths() -> Vec<DocumentedPath> {
-    route::all().into_iter().map(documented).collect()
+    route::all().map(documented).collect()
 }
 
-fn documented(route: Route) -> DocumentedPath {
+fn documented(route: &'static Operation) -> DocumentedPath {
     let interface = if route.path.ends_with("/{timestamp}/{signature}") {
         Interface::Cdn
     } else {
@@ -344,15 +346,15 @@ impl Client {
                 .unwrap_or_else(|| Interface::of_path(&request.path)),
         };
         let operation = matched.map_or(RAW_OPERATION, |m| m.operation);
-        let (base, hooks, setting) = match interface {
+        let (base, credentials, setting) = match interface {
             Interface::Api => (
                 inner.base_url.as_deref(),
-                &inner.api_hooks,
+                &inner.api_credentials,
                 ("base_url", "HOSTAPI_BASE_URL"),
             ),
             Interface::Cdn => (
                 inner.cdn_base_url.as_deref(),
-                &inner.cdn_hooks,
+                &inner.cdn_credentials,
                 ("cdn_base_url", "HOSTAPI_CDN_BASE_URL"),
             ),
         };
@@ -403,8 +405,8 @@ impl Client {
                     request.path.escape_debug()
                 ))));
             }
-            if matched.is_some() {
-                route::check(operation, route::base_path(base), &built).map_err(|e| {
+            if let Some(documented) = operation_of(matched) {
+                route::check(documented, route::base_path(base), &built).map_err(|e| {
                     let reason = match e {
                         Error::InvalidInput { reason, .. } => reason,
                         other => other.to_string(),
@@ -419,7 +421,9 @@ impl Client {
             ..CallOptions::default()
         };
         let answer = tracing::Instrument::instrument(
-            inner.transport.call(operation, options, hooks, http, build),
+            inner
+                .transport
+                .call(operation, options, credentials, http, build),
             tracing::debug_span!("hostapi.call", operation),
         )
         .await?;
@@ -430,6 +434,15 @@ impl Client {
             call: answer.call,
         })
     }
+}
+
+/// The operation a documented path is (by method and template: the v1 and cloud
+/// interfaces share some operationIds).
+fn operation_of(path: Option<DocumentedPath>) -> Option<&'static Operation> {
+    let path = path?;
+    route::all().find(|operation| {
+        operation.method == path.method && documented(operation).template == path.template
+    })
 }
 
 /// The documented operation `request` reaches (its method on one of the templates),

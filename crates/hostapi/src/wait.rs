@@ -1,10 +1,11 @@
 //! Waiting for asynchronous work: poll until a state is reached, with an interval, a
 //! deadline kept exactly, and a progress callback.
 //!
-//! Every waiter of every resource group takes `&WaitOptions`. Waiters prove the
-//! transition they wait for: a waiter started right after a call does not accept the
-//! state from before the call as the result of the call (see each waiter's docs for
-//! what it must see first).
+//! Every waiter of every resource group takes `&WaitOptions` and runs on
+//! [`poll_until`], which is public for waits of your own. Waiters prove the transition
+//! they wait for: a waiter started right after a call does not accept the state from
+//! before the call as the result of the call (see each waiter's docs for what it must
+//! see first).
 
 use std::fmt;
 use std::sync::Arc;
@@ -125,34 +126,74 @@ pub struct WaitProgress {
     pub polls: u32,
 }
 
-/// What one poll means for a wait.
-pub(crate) enum Poll<T> {
-    /// The goal is reached.
+/// What one poll of [`poll_until`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Polled<T> {
+    /// The goal is reached: the wait ends with this value.
     Done(T),
-    /// Not yet; the state seen.
+    /// Not yet; the state seen (told to the progress callback, and kept in the
+    /// timeout error as the last state seen).
     Pending(String),
-    /// A state that may be a passing glitch (the service's UNKNOWN, a member not yet
-    /// listed): tolerated for [`UNSURE_POLLS`] polls in a row, then the wait fails
-    /// with it.
+    /// A state that may be a passing glitch (a service's `UNKNOWN`, a member not yet
+    /// listed): tolerated for three polls in a row, then the wait fails with it
+    /// ([`Error::WaitFailed`]).
     Unsure(String),
-    /// The goal cannot be reached from here; the state seen.
+    /// The goal cannot be reached from here; the state seen. The wait fails at once
+    /// ([`Error::WaitFailed`]).
     Failed(String),
 }
 
 /// How many polls in a row may see an unsure state.
 pub(crate) const UNSURE_POLLS: u32 = 3;
 
-/// Polls until `poll` reports done or failed, or the deadline passes. An error of a
-/// poll ends the wait (the calls themselves already retried what may pass).
-pub(crate) async fn poll_until<T, F, Fut>(
-    what: String,
+/// Polls until `poll` reports [`Polled::Done`] or [`Polled::Failed`], or the deadline
+/// of `options` passes; the loop every waiter of the crate runs, for waits of your own.
+///
+/// `what` names what is awaited, in the progress reports and errors (`"backup 7 to
+/// finish"`). The first poll is made at once, then one every
+/// [`interval`](WaitOptions::interval); the last one at the deadline, never after it.
+/// The wait ends with:
+/// - the value of [`Polled::Done`];
+/// - [`Error::WaitFailed`] at [`Polled::Failed`], or at the fourth [`Polled::Unsure`]
+///   in a row;
+/// - [`Error::WaitTimeout`] when the deadline passes, with the last state seen;
+/// - the error of a poll, at once (the calls themselves already retried what may
+///   pass);
+/// - [`Error::InvalidInput`] for an interval under [`WaitOptions::MIN_INTERVAL`],
+///   before polling.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use hostapi::{Client, Polled, WaitOptions, poll_until};
+/// # async fn run(client: Client, domain: hostapi::DomainName) -> Result<(), hostapi::Error> {
+/// // Wait until the domain has at least ten records.
+/// let records = client.domains().records(&domain);
+/// let options = WaitOptions::new()
+///     .interval(Duration::from_secs(2))
+///     .timeout(Duration::from_secs(60));
+/// let listed = poll_until(format!("10 records in {domain}"), &options, || async {
+///     let listed = records.list().await?;
+///     Ok(if listed.len() >= 10 {
+///         Polled::Done(listed)
+///     } else {
+///         Polled::Pending(format!("{} records", listed.len()))
+///     })
+/// })
+/// .await?;
+/// # let _ = listed;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn poll_until<T, F, Fut>(
+    what: impl Into<String>,
     options: &WaitOptions,
     mut poll: F,
 ) -> Result<T, Error>
 where
     F: FnMut() -> Fut,
-    Fut: Future<Output = Result<Poll<T>, Error>>,
+    Fut: Future<Output = Result<Polled<T>, Error>>,
 {
+    let what = what.into();
     options.check()?;
     let started = Instant::now();
     let deadline = started + options.timeout;
@@ -161,16 +202,16 @@ where
     loop {
         polls += 1;
         let state = match poll().await? {
-            Poll::Done(value) => return Ok(value),
-            Poll::Failed(state) => return Err(wait_failed(what, state, started.elapsed())),
-            Poll::Unsure(state) => {
+            Polled::Done(value) => return Ok(value),
+            Polled::Failed(state) => return Err(wait_failed(what, state, started.elapsed())),
+            Polled::Unsure(state) => {
                 unsure += 1;
                 if unsure > UNSURE_POLLS {
                     return Err(wait_failed(what, state, started.elapsed()));
                 }
                 state
             }
-            Poll::Pending(state) => {
+            Polled::Pending(state) => {
                 unsure = 0;
                 state
             }
@@ -235,11 +276,11 @@ mod tests {
             .interval(Duration::from_secs(1))
             .on_progress(move |p| log.lock().unwrap().push((p.state.clone(), p.polls)));
         let mut states = vec![
-            Poll::Done(7),
-            Poll::Pending("B".into()),
-            Poll::Pending("A".into()),
+            Polled::Done(7),
+            Polled::Pending("B".into()),
+            Polled::Pending("A".into()),
         ];
-        let value = poll_until("thing".into(), &options, || {
+        let value = poll_until("thing", &options, || {
             let next = states.pop().unwrap();
             async move { Ok(next) }
         })
@@ -260,9 +301,9 @@ mod tests {
         let started = Instant::now();
         let polls = Arc::new(Mutex::new(Vec::new()));
         let log = polls.clone();
-        let err = poll_until::<(), _, _>("install".into(), &options, || {
+        let err = poll_until::<(), _, _>("install", &options, || {
             log.lock().unwrap().push(started.elapsed().as_secs());
-            async { Ok(Poll::Pending("Installing".into())) }
+            async { Ok(Polled::Pending("Installing".into())) }
         })
         .await
         .unwrap_err();
@@ -286,8 +327,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_failed_state_ends_the_wait_and_unsure_ones_are_tolerated_a_while() {
-        let err = poll_until::<(), _, _>("power on".into(), &WaitOptions::new(), || async {
-            Ok(Poll::Failed("MAINTENANCE".into()))
+        let err = poll_until::<(), _, _>("power on", &WaitOptions::new(), || async {
+            Ok(Polled::Failed("MAINTENANCE".into()))
         })
         .await
         .unwrap_err();
@@ -297,21 +338,21 @@ mod tests {
         );
 
         let mut states = vec![
-            Poll::Done(1),
-            Poll::Unsure("UNKNOWN".into()),
-            Poll::Unsure("UNKNOWN".into()),
-            Poll::Pending("STARTING".into()),
-            Poll::Unsure("UNKNOWN".into()),
+            Polled::Done(1),
+            Polled::Unsure("UNKNOWN".into()),
+            Polled::Unsure("UNKNOWN".into()),
+            Polled::Pending("STARTING".into()),
+            Polled::Unsure("UNKNOWN".into()),
         ];
-        let done = poll_until("power on".into(), &WaitOptions::new(), || {
+        let done = poll_until("power on", &WaitOptions::new(), || {
             let next = states.pop().unwrap();
             async move { Ok(next) }
         })
         .await;
         assert_eq!(done.unwrap(), 1);
 
-        let err = poll_until::<(), _, _>("power on".into(), &WaitOptions::new(), || async {
-            Ok(Poll::Unsure("UNKNOWN".into()))
+        let err = poll_until::<(), _, _>("power on", &WaitOptions::new(), || async {
+            Ok(Polled::Unsure("UNKNOWN".into()))
         })
         .await
         .unwrap_err();
@@ -322,13 +363,32 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn refuses_an_interval_under_the_floor() {
-        let options = WaitOptions::new().interval(Duration::ZERO);
-        let err = poll_until::<(), _, _>("x".into(), &options, || async {
-            Ok(Poll::Pending("y".into()))
+    async fn a_polls_error_ends_the_wait_at_once() {
+        let started = Instant::now();
+        let mut polls = 0;
+        let err = poll_until::<(), _, _>("x", &WaitOptions::new(), || {
+            polls += 1;
+            let outcome = if polls < 3 {
+                Ok(Polled::Pending("y".into()))
+            } else {
+                Err(Error::invalid("poll", "broken"))
+            };
+            async move { outcome }
         })
         .await
         .unwrap_err();
+        assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "poll"));
+        assert_eq!(polls, 3);
+        assert_eq!(started.elapsed(), Duration::from_secs(10), "two intervals");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn refuses_an_interval_under_the_floor() {
+        let options = WaitOptions::new().interval(Duration::ZERO);
+        let err =
+            poll_until::<(), _, _>("x", &options, || async { Ok(Polled::Pending("y".into())) })
+                .await
+                .unwrap_err();
         assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "interval"));
     }
 

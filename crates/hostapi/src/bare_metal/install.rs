@@ -5,13 +5,11 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue};
-
 use super::BareMetals;
 use super::model::{BareMetalPasswords, InstallationState, InstallationStatus};
 use crate::error::ApiError;
 use crate::model::{BareMetalId, OperatingSystemId, RescueImageId};
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Error, validate};
 
 /// What to install on a bare metal server: an operating system, and optionally a
@@ -390,60 +388,43 @@ impl BareMetals {
     /// suits it (0 and 1: at least 2; 5: at least 3; 6: at least 4; 10: an even number,
     /// at least 4).
     ///
-    /// Without a layout the call goes through the generated client (flat form: `osId`,
-    /// `raidLevel`, `numberDisks`). With one it is written by hand, because the
-    /// generated client cannot encode a nested form: `hdd` travels as bracketed keys,
+    /// Without a layout the generated client's flat form is sent (`osId`, `raidLevel`,
+    /// `numberDisks`). With one, the body is written by hand, because the generated
+    /// client cannot encode a nested form: `hdd` travels as bracketed keys,
     /// `hdd[disk]`, `hdd[bootable]`, `hdd[params][0][type]`, `hdd[params][0][size]` (MB,
     /// or `*` for the rest), `hdd[params][0][mountpoint]`: the documents do not show the
     /// encoding (quirk 10).
     pub async fn install(&self, id: &BareMetalId, request: &InstallRequest) -> Result<(), Error> {
         let os_id = validate_request(request)?;
-        if request.hdd.is_none() {
-            // Checked above: a level outside the spec's closed set never gets here.
-            let raid_level = request
-                .raid_level
-                .map(|level| {
-                    hostapi_raw_infra::types::InstallBareMetalFormRaidLevel::try_from(i64::from(
-                        level,
-                    ))
+        // Checked above: a level outside the spec's closed set never gets here.
+        let raid_level = request
+            .raid_level
+            .map(|level| {
+                hostapi_raw_infra::types::InstallBareMetalFormRaidLevel::try_from(i64::from(level))
                     .map_err(|e| Error::invalid("raid_level", e))
-                })
-                .transpose()?;
-            let infra = self.handle.infra();
-            self.handle
-                .call("installBareMetal", || {
-                    infra
-                        .install_bare_metal()
-                        .bare_metal_id(id.as_str())
-                        .body(hostapi_raw_infra::types::InstallBareMetalForm {
-                            os_id,
-                            hdd: None,
-                            raid_level: raid_level.clone(),
-                            number_disks: request.number_disks.map(i64::from),
-                        })
-                        .request()
-                })
-                .await?;
-            return Ok(());
-        }
-        let url = format!(
-            "{}/v1/bareMetals/{}/install",
-            progenitor_client::ClientInfo::baseurl(self.handle.infra()),
-            progenitor_client::encode_path(id.as_str())
-        );
-        let body = form_body(os_id, request);
-        self.handle
-            .call_raw("installBareMetal", |http| {
-                http.post(&url)
-                    .header(ACCEPT, HeaderValue::from_static("application/json"))
-                    .header(
-                        CONTENT_TYPE,
-                        HeaderValue::from_static("application/x-www-form-urlencoded"),
-                    )
-                    .body(body.clone())
-                    .build()
             })
-            .await?;
+            .transpose()?;
+        let infra = self.handle.infra();
+        let install = || {
+            infra.install_bare_metal().bare_metal_id(id.as_str()).body(
+                hostapi_raw_infra::types::InstallBareMetalForm {
+                    os_id,
+                    hdd: None,
+                    raid_level: raid_level.clone(),
+                    number_disks: request.number_disks.map(i64::from),
+                },
+            )
+        };
+        match &request.hdd {
+            None => self.handle.call(install).await?,
+            Some(_) => {
+                let body = form_body(os_id, request);
+                let nested_form = |request: &mut reqwest::Request| {
+                    *request.body_mut() = Some(body.clone().into());
+                };
+                self.handle.call_changed(install, nested_form).await?
+            }
+        };
         Ok(())
     }
 
@@ -485,12 +466,12 @@ impl BareMetals {
                     left.store(true, Ordering::Relaxed);
                 }
                 Ok(match (&status.description, left.load(Ordering::Relaxed)) {
-                    (Some(InstallationState::Normal), true) => Poll::Done(status),
+                    (Some(InstallationState::Normal), true) => Polled::Done(status),
                     (Some(InstallationState::Normal), false) => {
-                        Poll::Pending("normal (the installation has not begun)".to_owned())
+                        Polled::Pending("normal (the installation has not begun)".to_owned())
                     }
-                    (Some(state), _) => Poll::Pending(state.to_string()),
-                    (None, _) => Poll::Unsure("no description".to_owned()),
+                    (Some(state), _) => Polled::Pending(state.to_string()),
+                    (None, _) => Polled::Unsure("no description".to_owned()),
                 })
             }
         })
@@ -506,12 +487,11 @@ impl BareMetals {
         let os_id = validate::integer_id("rescue_image_id", image.as_str())?;
         let infra = self.handle.infra();
         self.handle
-            .call("launchBareMetalRescueMode", || {
+            .call(|| {
                 infra
                     .launch_bare_metal_rescue_mode()
                     .bare_metal_id(id.as_str())
                     .body(hostapi_raw_infra::types::LaunchRescueModeForm { os_id })
-                    .request()
             })
             .await?;
         Ok(())
@@ -561,9 +541,9 @@ impl BareMetals {
                     .as_ref()
                     .map_or_else(|| "no description".to_owned(), ToString::to_string);
                 Ok(if fresh {
-                    Poll::Done(passwords)
+                    Polled::Done(passwords)
                 } else {
-                    Poll::Pending(format!("{state} (no new rescue password yet)"))
+                    Polled::Pending(format!("{state} (no new rescue password yet)"))
                 })
             }
         })

@@ -16,7 +16,7 @@ use crate::model::values::mac;
 use crate::model::{BareMetalId, Extra, MacAddress};
 use crate::read::Records;
 use crate::read::shapes::{list_metadata, list_under};
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 use crate::{Error, validate};
 
 /// A DHCP lease of a bare metal server.
@@ -118,12 +118,12 @@ impl BareMetalLeases {
                 async move {
                     let infra = handle.infra();
                     let answer = handle
-                        .call("listBareMetalLeases", || {
+                        .call(|| {
                             let request = infra.list_bare_metal_leases().bare_metal_id(id.as_str());
                             if offset == 0 {
-                                request.request()
+                                request
                             } else {
-                                request.limit(limit).offset(offset).request()
+                                request.limit(limit).offset(offset)
                             }
                         })
                         .await?;
@@ -141,12 +141,11 @@ impl BareMetalLeases {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalLease", || {
+            .call(|| {
                 infra
                     .get_bare_metal_lease()
                     .bare_metal_id(self.id.as_str())
                     .macaddress(mac.as_str())
-                    .request()
             })
             .await?;
         answer.one(single_lease)
@@ -164,7 +163,7 @@ impl BareMetalLeases {
         }
         let infra = self.handle.infra();
         self.handle
-            .call("createBareMetalLease", || {
+            .call(|| {
                 infra
                     .create_bare_metal_lease()
                     .bare_metal_id(self.id.as_str())
@@ -173,7 +172,6 @@ impl BareMetalLeases {
                         boot_server_host_name: lease.boot_server.to_string(),
                         domain_name_server_ip: lease.dns_server.to_string(),
                     })
-                    .request()
             })
             .await?;
         Ok(())
@@ -183,11 +181,10 @@ impl BareMetalLeases {
     pub async fn delete_all(&self) -> Result<(), Error> {
         let infra = self.handle.infra();
         self.handle
-            .call("deleteBareMetalLeases", || {
+            .call(|| {
                 infra
                     .delete_bare_metal_leases()
                     .bare_metal_id(self.id.as_str())
-                    .request()
             })
             .await?;
         Ok(())
@@ -197,12 +194,11 @@ impl BareMetalLeases {
     pub async fn delete(&self, mac: &MacAddress) -> Result<(), Error> {
         let infra = self.handle.infra();
         self.handle
-            .call("deleteBareMetalLease", || {
+            .call(|| {
                 infra
                     .delete_bare_metal_lease()
                     .bare_metal_id(self.id.as_str())
                     .macaddress(mac.as_str())
-                    .request()
             })
             .await?;
         Ok(())
@@ -213,7 +209,7 @@ impl BareMetalLeases {
 /// should the array hold several lists), and the `totalCount` (into `total`; the sum,
 /// should several lists carry one) the pager follows.
 pub(crate) fn leases<'a>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'a>,
     total: &mut Option<u64>,
 ) -> Result<Records<'a>, FieldError> {
@@ -224,13 +220,13 @@ pub(crate) fn leases<'a>(
     let mut all = Vec::new();
     let mut extra = Extra::new();
     for list in lists {
-        let (found, rest) = cx.object(list, |f| {
+        let (found, rest) = cursor.object(list, |f| {
             let (count, metadata) = list_metadata(f);
             if let Some(count) = count {
                 *total = Some(total.unwrap_or(0).saturating_add(count));
             }
             let items = list_under(f, "leases")?;
-            let mut rest = f.rest();
+            let mut rest = f.unread();
             rest.extend(metadata);
             Ok((items, rest))
         })?;
@@ -245,32 +241,32 @@ pub(crate) fn leases<'a>(
 }
 
 /// One lease, in the array the documents' sample wraps it in, or bare.
-pub(crate) fn single_lease(cx: &mut Cx, body: Json<'_>) -> Result<DhcpLease, FieldError> {
+pub(crate) fn single_lease(cursor: &mut Cursor, body: Json<'_>) -> Result<DhcpLease, FieldError> {
     match body {
         Json::Array(mut items) if items.len() == 1 => {
             let item = items.remove(0);
-            cx.within("[0]", |cx| lease(cx, item))
+            cursor.within("[0]", |cursor| lease(cursor, item))
         }
         Json::Array(items) => {
-            Err(cx.error("", format!("expected one lease, found {}", items.len())))
+            Err(cursor.error("", format!("expected one lease, found {}", items.len())))
         }
-        other => lease(cx, other),
+        other => lease(cursor, other),
     }
 }
 
 /// A lease: its MAC identifies it.
-pub(crate) fn lease(cx: &mut Cx, json: Json<'_>) -> Result<DhcpLease, FieldError> {
-    cx.object(json, |f| {
+pub(crate) fn lease(cursor: &mut Cursor, json: Json<'_>) -> Result<DhcpLease, FieldError> {
+    cursor.object(json, |f| {
         let address = match f.take("mac") {
             Some(value) => match crate::read::fields::text_of(&value) {
-                Ok(Some(text)) => mac(&text).map_err(|m| f.cx().error("mac", m))?,
+                Ok(Some(text)) => mac(&text).map_err(|m| f.cursor().error("mac", m))?,
                 _ => {
                     return Err(f
-                        .cx()
+                        .cursor()
                         .error("mac", "the lease's MAC address is absent or unreadable"));
                 }
             },
-            None => return Err(f.cx().error("mac", "the lease's MAC address is absent")),
+            None => return Err(f.cursor().error("mac", "the lease's MAC address is absent")),
         };
         Ok(DhcpLease {
             ip: f.parsed("ip", |t| {
@@ -284,7 +280,7 @@ pub(crate) fn lease(cx: &mut Cx, json: Json<'_>) -> Result<DhcpLease, FieldError
             mac: address,
             scope: f.text("scope"),
             options: f.objects("options", option),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -298,6 +294,6 @@ fn option(f: &mut Fields<'_, '_>) -> Result<DhcpOption, FieldError> {
         policy_name: f.text("policyName"),
         user_class: f.text("userClass"),
         vendor_class: f.text("vendorClass"),
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }

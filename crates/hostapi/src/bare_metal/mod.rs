@@ -3,14 +3,12 @@
 //! DHCP leases. The provider labels this part of v1 deprecated; it names no successor.
 
 mod install;
-mod ips;
 pub(crate) mod leases;
 mod model;
 pub(crate) mod read;
 pub(crate) mod usage;
 
 pub use install::{InstallPartition, InstallPartitionSize, InstallRequest, PartitionLayout};
-pub use ips::BareMetalIps;
 pub use leases::{BareMetalLeases, DhcpLease, DhcpOption, NewDhcpLease};
 pub use model::*;
 pub use usage::{
@@ -18,10 +16,11 @@ pub use usage::{
 };
 
 use crate::handle::{Handle, retry_unsafe_option};
+use crate::ips::{AssignedIps, IpOwner};
 use crate::list::List;
 use crate::model::BareMetalId;
 use crate::outcome::Confirmation;
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error};
 
 impl Client {
@@ -59,8 +58,8 @@ impl BareMetals {
     retry_unsafe_option!();
 
     /// The IP addresses of one server.
-    pub fn ips(&self, id: &BareMetalId) -> BareMetalIps {
-        BareMetalIps::new(self.handle.clone(), id.clone())
+    pub fn ips(&self, id: &BareMetalId) -> AssignedIps {
+        AssignedIps::new(self.handle.clone(), IpOwner::BareMetal(id.clone()))
     }
 
     /// The DHCP leases (PXE boot) of one server.
@@ -74,9 +73,7 @@ impl BareMetals {
         let handle = self.handle.clone();
         List::once(async move {
             let infra = handle.infra();
-            let answer = handle
-                .call("listBareMetals", || infra.list_bare_metals().request())
-                .await?;
+            let answer = handle.call(|| infra.list_bare_metals()).await?;
             answer.list_at(read::SERVERS, read::wrapped_server)
         })
     }
@@ -87,9 +84,7 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetal", || {
-                infra.get_bare_metal().bare_metal_id(id.as_str()).request()
-            })
+            .call(|| infra.get_bare_metal().bare_metal_id(id.as_str()))
             .await?;
         answer.one(read::wrapped_server)
     }
@@ -111,14 +106,13 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updateBareMetalReference", || {
+            .call(|| {
                 infra
                     .update_bare_metal_reference()
                     .bare_metal_id(id.as_str())
                     .body(hostapi_raw_infra::types::UpdateBareMetalReferenceForm {
                         reference: reference.to_owned(),
                     })
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_server)
@@ -146,11 +140,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalSwitchPort", || {
+            .call(|| {
                 infra
                     .get_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -162,11 +155,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("openBareMetalSwitchPort", || {
+            .call(|| {
                 infra
                     .open_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -178,11 +170,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("closeBareMetalSwitchPort", || {
+            .call(|| {
                 infra
                     .close_bare_metal_switch_port()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::switch_port)
@@ -194,11 +185,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalPowerStatus", || {
+            .call(|| {
                 infra
                     .get_bare_metal_power_status()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::power_status)
@@ -210,12 +200,7 @@ impl BareMetals {
     pub async fn power_cycle(&self, id: &BareMetalId) -> Result<(), Error> {
         let infra = self.handle.infra();
         self.handle
-            .call("powerCycleBareMetal", || {
-                infra
-                    .power_cycle_bare_metal()
-                    .bare_metal_id(id.as_str())
-                    .request()
-            })
+            .call(|| infra.power_cycle_bare_metal().bare_metal_id(id.as_str()))
             .await?;
         Ok(())
     }
@@ -237,16 +222,16 @@ impl BareMetals {
                 let status = self.power_status(id).await?;
                 Ok(match &status.status {
                     Some(BareMetalPowerState::On) if went_off.load(Ordering::Relaxed) => {
-                        Poll::Done(status)
+                        Polled::Done(status)
                     }
                     Some(BareMetalPowerState::On) => {
-                        Poll::Pending("on (the cycle has not begun)".to_owned())
+                        Polled::Pending("on (the cycle has not begun)".to_owned())
                     }
                     Some(state) => {
                         went_off.store(true, Ordering::Relaxed);
-                        Poll::Pending(state.to_string())
+                        Polled::Pending(state.to_string())
                     }
-                    None => Poll::Unsure("no power status".to_owned()),
+                    None => Polled::Unsure("no power status".to_owned()),
                 })
             }
         })
@@ -270,11 +255,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalInstallationStatus", || {
+            .call(|| {
                 infra
                     .get_bare_metal_installation_status()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         let status = answer.one(read::installation_status)?;
@@ -288,11 +272,10 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalRootPassword", || {
+            .call(|| {
                 infra
                     .get_bare_metal_root_password()
                     .bare_metal_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::passwords)

@@ -12,16 +12,19 @@ use crate::model::values::mac;
 use crate::model::{DataSize, MacAddress};
 use crate::read::records::{hosting_contract, sla};
 use crate::read::shapes::{prefixed, wrapped};
-use crate::read::text::{self, Reading};
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::text::{self, Parsed};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// `{bareMetals:[{bareMetal:item}]}`: the member the servers are under.
 pub(crate) const SERVERS: &str = "bareMetals";
 
 /// `{bareMetal:…}` → the server (a list item or the detail: the same reader, each
 /// view filling what it has).
-pub(crate) fn wrapped_server(cx: &mut Cx, json: Json<'_>) -> Result<BareMetalServer, FieldError> {
-    wrapped(cx, json, "bareMetal", server)
+pub(crate) fn wrapped_server(
+    cursor: &mut Cursor,
+    json: Json<'_>,
+) -> Result<BareMetalServer, FieldError> {
+    wrapped(cursor, json, "bareMetal", server)
 }
 
 /// The server. `extras`, `serverSpecifications` and `datacenterAccessCards` (deprecated
@@ -46,7 +49,7 @@ fn server(f: &mut Fields<'_, '_>) -> Result<BareMetalServer, FieldError> {
         id,
         name,
         server_type,
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }
 
@@ -56,7 +59,7 @@ fn location(f: &mut Fields<'_, '_>) -> BareMetalLocation {
         cabinet: f.text("cabinet"),
         rackspace: f.text("rackspace"),
         combination_lock: f.secret("combinationLock"),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
@@ -83,7 +86,7 @@ fn hardware(f: &mut Fields<'_, '_>) -> BareMetalHardware {
         cores_per_cpu: f.integer("numberOfCores"),
         hard_disks,
         hard_disks_text: text,
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
@@ -100,11 +103,11 @@ fn disks_from_text(text: &str) -> Option<Vec<HardDisk>> {
 /// (`amount`, or `count`, `quantity`, `number`), the size (`size` or `capacity`: text
 /// with its unit, or a number beside a `unit`) and the kind (`type`, `kind` or
 /// `interface`; else the words after the size).
-fn disk_entry(cx: &mut Cx, json: Json<'_>) -> Result<HardDisk, FieldError> {
+fn disk_entry(cursor: &mut Cursor, json: Json<'_>) -> Result<HardDisk, FieldError> {
     if let Json::String(text) = &json {
-        return disk_group(text).map_err(|message| cx.error("", message));
+        return disk_group(text).map_err(|message| cursor.error("", message));
     }
-    cx.object(json, |f| {
+    cursor.object(json, |f| {
         for (from, to) in [
             ("count", "amount"),
             ("quantity", "amount"),
@@ -138,13 +141,13 @@ fn disk_entry(cx: &mut Cx, json: Json<'_>) -> Result<HardDisk, FieldError> {
             count,
             size,
             kind: explicit_kind.or(size_kind),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
 
 /// "2x2TB SATA", "2 x 480 GB SSD", "1TB" (one disk).
-fn disk_group(text: &str) -> Reading<HardDisk> {
+fn disk_group(text: &str) -> Parsed<HardDisk> {
     let text = text.trim();
     let (count, rest) = split_count(text).unwrap_or((1, text));
     let (size, kind) = size_and_kind(rest)?;
@@ -171,7 +174,7 @@ fn split_count(text: &str) -> Option<(u32, &str)> {
 }
 
 /// "2TB SATA" → 2 TB and "SATA"; "480 GB" → 480 GB and no kind.
-fn size_and_kind(text: &str) -> Reading<(DataSize, Option<String>)> {
+fn size_and_kind(text: &str) -> Parsed<(DataSize, Option<String>)> {
     let text = text.trim();
     let error = || {
         format!(
@@ -209,7 +212,7 @@ fn network(f: &mut Fields<'_, '_>) -> BareMetalNetwork {
             kind: e.open_enum("type", ExcessKind::from_wire),
             price_per_unit: e.decimal("value"),
             unit: e.text("unit"),
-            extra: e.rest(),
+            extra: e.unread(),
         }),
         monthly_price: f.decimal("pricePerMonth"),
         ips_free_of_charge: f.integer("ipsFreeOfCharge"),
@@ -224,11 +227,11 @@ fn network(f: &mut Fields<'_, '_>) -> BareMetalNetwork {
             network: i.text("network"),
             gateway: i.text("gateway"),
             kind: i.open_enum("type", IpmiKind::from_wire),
-            extra: i.rest(),
+            extra: i.unread(),
         }),
         mac_addresses: macs.0,
         extra: {
-            let mut extra = f.rest();
+            let mut extra = f.unread();
             extra.extend(macs.1);
             extra
         },
@@ -246,12 +249,14 @@ fn mac_addresses(f: &mut Fields<'_, '_>) -> (Vec<MacAddress>, crate::Extra) {
         // (to be kept in `extra`), so looking the key up again would find it forever.
         for key in m.keys_any_case("mac") {
             // An empty entry (`""` or null) is no address, as everywhere on the wire.
-            let texts = m.list(&key, |cx, item| match crate::read::fields::text_of(&item) {
-                Ok(Some(text)) => mac(&text)
-                    .map(Some)
-                    .map_err(|message| cx.error("", message)),
-                Ok(None) => Ok(None),
-                Err(message) => Err(cx.error("", message)),
+            let texts = m.list(&key, |cursor, item| {
+                match crate::read::fields::text_of(&item) {
+                    Ok(Some(text)) => mac(&text)
+                        .map(Some)
+                        .map_err(|message| cursor.error("", message)),
+                    Ok(None) => Ok(None),
+                    Err(message) => Err(cursor.error("", message)),
+                }
             });
             for mac in texts.into_iter().flatten() {
                 if !macs.contains(&mac) {
@@ -259,7 +264,7 @@ fn mac_addresses(f: &mut Fields<'_, '_>) -> (Vec<MacAddress>, crate::Extra) {
                 }
             }
         }
-        (macs, m.rest())
+        (macs, m.unread())
     });
     match found {
         Some((macs, rest)) => (macs, prefixed("macAddresses", rest).collect()),
@@ -268,29 +273,29 @@ fn mac_addresses(f: &mut Fields<'_, '_>) -> (Vec<MacAddress>, crate::Extra) {
 }
 
 /// `{switchPort:{…}}` → the switch port.
-pub(crate) fn switch_port(cx: &mut Cx, json: Json<'_>) -> Result<SwitchPort, FieldError> {
-    wrapped(cx, json, "switchPort", |f| {
+pub(crate) fn switch_port(cursor: &mut Cursor, json: Json<'_>) -> Result<SwitchPort, FieldError> {
+    wrapped(cursor, json, "switchPort", |f| {
         Ok(SwitchPort {
             status: f.open_enum("status", SwitchPortStatus::from_wire),
             server_id: f.reference("serverId"),
             server_name: f.text("serverName"),
             switch_node: f.integer("switchNode"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
 
 /// `{powerStatus:{…}}` → the power status.
 pub(crate) fn power_status(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     json: Json<'_>,
 ) -> Result<BareMetalPowerStatus, FieldError> {
-    wrapped(cx, json, "powerStatus", |f| {
+    wrapped(cursor, json, "powerStatus", |f| {
         Ok(BareMetalPowerStatus {
             status: f.open_enum("status", BareMetalPowerState::from_wire),
             server_id: f.reference("serverId"),
             server_name: f.text("serverName"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -298,30 +303,33 @@ pub(crate) fn power_status(
 /// `{installationStatus:{…}}` → the status. The name is read as sent (`serverName`) or
 /// as documented (`serverPackName`).
 pub(crate) fn installation_status(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     json: Json<'_>,
 ) -> Result<InstallationStatus, FieldError> {
-    wrapped(cx, json, "installationStatus", |f| {
+    wrapped(cursor, json, "installationStatus", |f| {
         f.alias("serverPackName", "serverName");
         Ok(InstallationStatus {
             code: f.integer("code"),
             description: f.open_enum("description", InstallationState::from_wire),
             server_id: f.reference("serverPackId"),
             server_name: f.text("serverName"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
 
 /// The passwords, `rootPassword` as sent or `rootpassword` as documented. An empty
 /// password is no password.
-pub(crate) fn passwords(cx: &mut Cx, json: Json<'_>) -> Result<BareMetalPasswords, FieldError> {
-    cx.object(json, |f| {
+pub(crate) fn passwords(
+    cursor: &mut Cursor,
+    json: Json<'_>,
+) -> Result<BareMetalPasswords, FieldError> {
+    cursor.object(json, |f| {
         f.alias("rootpassword", "rootPassword");
         Ok(BareMetalPasswords {
             root_password: f.secret("rootPassword"),
             rescue_mode_password: f.secret("rescueModePassword"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -345,14 +353,14 @@ mod tests {
     fn a_mac_member_that_is_no_list_is_kept_not_read_forever() {
         let body = br#"{"bareMetal":{"bareMetalId":"1","network":{"macAddresses":{"mac":{"x":1},"MAC":["00:25:90:AA:BB:CC"]}}}}"#;
         let json = crate::read::json::parse(body).unwrap();
-        let mut cx = Cx::default();
-        let server = wrapped_server(&mut cx, json).unwrap();
+        let mut cursor = Cursor::default();
+        let server = wrapped_server(&mut cursor, json).unwrap();
         assert_eq!(
             server.network.as_ref().map(|n| n.mac_addresses.len()),
             Some(1)
         );
         assert!(
-            !cx.take_warnings().is_empty(),
+            !cursor.take_warnings().is_empty(),
             "the object under `mac` is reported"
         );
     }
@@ -384,9 +392,12 @@ mod tests {
         Result<HardDisk, FieldError>,
         Vec<crate::read::fields::Warning>,
     ) {
-        let mut cx = Cx::default();
-        let disk = disk_entry(&mut cx, crate::read::json::parse(json.as_bytes()).unwrap());
-        (disk, cx.take_warnings())
+        let mut cursor = Cursor::default();
+        let disk = disk_entry(
+            &mut cursor,
+            crate::read::json::parse(json.as_bytes()).unwrap(),
+        );
+        (disk, cursor.take_warnings())
     }
 
     #[test]

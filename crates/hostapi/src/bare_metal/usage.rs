@@ -11,8 +11,9 @@ use super::BareMetals;
 use crate::Error;
 use crate::model::{BareMetalId, BitRate, DataSize, Extra};
 use crate::read::shapes::prefixed;
-use crate::read::text::{self, Reading};
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::text::{self, Parsed};
+use crate::read::{Cursor, FieldError, Fields, Json};
+use crate::transport::Answer;
 
 /// Bandwidth and data traffic of a bare metal server over an interval (the combined
 /// view, `GET /v1/bareMetals/{id}/networkUsage`).
@@ -123,13 +124,12 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalNetworkUsage", || {
+            .call(|| {
                 infra
                     .get_bare_metal_network_usage()
                     .bare_metal_id(id.as_str())
                     .date_from(from.clone())
                     .date_to(to.clone())
-                    .request()
             })
             .await?;
         answer.one(combined)
@@ -146,14 +146,7 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalBandwidthUsage", || {
-                infra
-                    .get_bare_metal_bandwidth_usage()
-                    .bare_metal_id(id.as_str())
-                    .date_from(from.clone())
-                    .date_to(to.clone())
-                    .request()
-            })
+            .call(|| bandwidth_view(infra, id, &from, &to))
             .await?;
         answer.one(bandwidth_answer)
     }
@@ -169,14 +162,7 @@ impl BareMetals {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getBareMetalDataTrafficUsage", || {
-                infra
-                    .get_bare_metal_data_traffic_usage()
-                    .bare_metal_id(id.as_str())
-                    .date_from(from.clone())
-                    .date_to(to.clone())
-                    .request()
-            })
+            .call(|| data_traffic_view(infra, id, &from, &to))
             .await?;
         answer.one(data_traffic_answer)
     }
@@ -189,8 +175,13 @@ impl BareMetals {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<Vec<u8>, Error> {
-        self.png(id, from, to, "bandwidth", "getBareMetalBandwidthUsage")
-            .await
+        let (from, to) = interval_query(from, to)?;
+        let infra = self.handle.infra();
+        let answer = self
+            .handle
+            .call_changed(|| bandwidth_view(infra, id, &from, &to), accept_png)
+            .await?;
+        png(answer)
     }
 
     /// The service's data traffic graph from `from` to `to`, as PNG bytes.
@@ -200,109 +191,138 @@ impl BareMetals {
         from: NaiveDate,
         to: NaiveDate,
     ) -> Result<Vec<u8>, Error> {
-        self.png(id, from, to, "datatraffic", "getBareMetalDataTrafficUsage")
-            .await
-    }
-
-    /// The PNG form of a usage view: written by hand, as the generated client reads the
-    /// view as JSON (one schema per operation).
-    async fn png(
-        &self,
-        id: &BareMetalId,
-        from: NaiveDate,
-        to: NaiveDate,
-        view: &str,
-        operation: &'static str,
-    ) -> Result<Vec<u8>, Error> {
         let (from, to) = interval_query(from, to)?;
-        let url = format!(
-            "{}/v1/bareMetals/{}/networkUsage/{view}",
-            progenitor_client::ClientInfo::baseurl(self.handle.infra()),
-            progenitor_client::encode_path(id.as_str())
-        );
+        let infra = self.handle.infra();
         let answer = self
             .handle
-            .call_raw(operation, |http| {
-                http.get(&url)
-                    .query(&[("dateFrom", &from), ("dateTo", &to)])
-                    .header(ACCEPT, HeaderValue::from_static("image/png"))
-                    .build()
-            })
+            .call_changed(|| data_traffic_view(infra, id, &from, &to), accept_png)
             .await?;
-        if answer.body.starts_with(&PNG_SIGNATURE) {
-            return Ok(answer.body.to_vec());
-        }
-        let found = match answer.content_type.as_ref().and_then(|v| v.to_str().ok()) {
-            Some(kind) => format!("`{kind}` content"),
-            None => "content without a type".to_owned(),
-        };
-        let empty = if answer.body.is_empty() {
-            " (empty)"
-        } else {
-            ""
-        };
-        Err(crate::read::decode_error(
-            Some(&answer.call),
-            String::new(),
-            format!(
-                "expected a PNG image, found {found}{empty} that does not start with the PNG signature"
-            ),
-            answer.excerpt(),
-            None,
-        ))
+        png(answer)
     }
 }
 
+/// The request of the `bandwidth` view (JSON or PNG, by `Accept`).
+fn bandwidth_view<'c>(
+    infra: &'c hostapi_raw_infra::Client,
+    id: &BareMetalId,
+    from: &str,
+    to: &str,
+) -> hostapi_raw_infra::builder::GetBareMetalBandwidthUsage<'c> {
+    infra
+        .get_bare_metal_bandwidth_usage()
+        .bare_metal_id(id.as_str())
+        .date_from(from)
+        .date_to(to)
+}
+
+/// The request of the `datatraffic` view (JSON or PNG, by `Accept`).
+fn data_traffic_view<'c>(
+    infra: &'c hostapi_raw_infra::Client,
+    id: &BareMetalId,
+    from: &str,
+    to: &str,
+) -> hostapi_raw_infra::builder::GetBareMetalDataTrafficUsage<'c> {
+    infra
+        .get_bare_metal_data_traffic_usage()
+        .bare_metal_id(id.as_str())
+        .date_from(from)
+        .date_to(to)
+}
+
+/// Asks a usage view for its graph: the generated client asks for JSON (one schema per
+/// operation), the view answers PNG to `Accept: image/png` (quirk 9).
+fn accept_png(request: &mut reqwest::Request) {
+    request
+        .headers_mut()
+        .insert(ACCEPT, HeaderValue::from_static("image/png"));
+}
+
+/// A PNG answer's bytes; anything else is a decode error.
+fn png(answer: Answer) -> Result<Vec<u8>, Error> {
+    if answer.body.starts_with(&PNG_SIGNATURE) {
+        return Ok(answer.body.to_vec());
+    }
+    let found = match answer.content_type.as_ref().and_then(|v| v.to_str().ok()) {
+        Some(kind) => format!("`{kind}` content"),
+        None => "content without a type".to_owned(),
+    };
+    let empty = if answer.body.is_empty() {
+        " (empty)"
+    } else {
+        ""
+    };
+    Err(crate::read::decode_error(
+        Some(&answer.call),
+        String::new(),
+        format!(
+            "expected a PNG image, found {found}{empty} that does not start with the PNG signature"
+        ),
+        answer.excerpt(),
+        None,
+    ))
+}
+
 /// `{bandwidth, dataTraffic}` (or `datatraffic`) → both reports.
-pub(crate) fn combined(cx: &mut Cx, body: Json<'_>) -> Result<BareMetalNetworkUsage, FieldError> {
-    cx.object(body, |f| {
+pub(crate) fn combined(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<BareMetalNetworkUsage, FieldError> {
+    cursor.object(body, |f| {
         f.alias("datatraffic", "dataTraffic");
         Ok(BareMetalNetworkUsage {
             bandwidth: f.object("bandwidth", |r| report(r, text::bit_rate)),
             data_traffic: f.object("dataTraffic", |r| report(r, text::data_size)),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
 
 /// `{bandwidth: report}`.
-pub(crate) fn bandwidth_answer(cx: &mut Cx, body: Json<'_>) -> Result<BandwidthUsage, FieldError> {
-    usage_under(cx, body, &["bandwidth"], text::bit_rate)
+pub(crate) fn bandwidth_answer(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<BandwidthUsage, FieldError> {
+    usage_under(cursor, body, &["bandwidth"], text::bit_rate)
 }
 
 /// `{datatraffic: report}` (or `dataTraffic`).
 pub(crate) fn data_traffic_answer(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'_>,
 ) -> Result<DataTrafficUsage, FieldError> {
-    usage_under(cx, body, &["datatraffic", "dataTraffic"], text::data_size)
+    usage_under(
+        cursor,
+        body,
+        &["datatraffic", "dataTraffic"],
+        text::data_size,
+    )
 }
 
 /// The one report of a view, under the first of `keys` present.
 fn usage_under<Q>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'_>,
     keys: &[&'static str],
-    read: fn(&str) -> Reading<Q>,
+    read: fn(&str) -> Parsed<Q>,
 ) -> Result<UsageReport<Q>, FieldError> {
-    cx.object(body, |f| {
+    cursor.object(body, |f| {
         let key = keys.iter().copied().find(|k| f.has(k)).unwrap_or(keys[0]);
         let mut usage = f
             .object(key, |r| report(r, read))
-            .ok_or_else(|| f.cx().error(key, "the report is absent"))?;
-        usage.extra.extend(f.rest());
+            .ok_or_else(|| f.cursor().error(key, "the report is absent"))?;
+        usage.extra.extend(f.unread());
         Ok(usage)
     })
 }
 
-fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageReport<Q> {
+fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Parsed<Q>) -> UsageReport<Q> {
     let measurement = f.object("measurement", |m| {
         let ports = ports(m, read);
         (
             m.parsed("total", read),
             m.parsed("average", read),
             ports,
-            m.rest(),
+            m.unread(),
         )
     });
     let interval = f.object("interval", |i| {
@@ -311,7 +331,7 @@ fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageRepor
                 from: i.parsed("from", text::any_date),
                 to: i.parsed("to", text::any_date),
             },
-            i.rest(),
+            i.unread(),
         )
     });
     let mut usage = UsageReport {
@@ -323,7 +343,7 @@ fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageRepor
         ports: Vec::new(),
         overusage: f.parsed("overusage", read),
         monthly_threshold: f.parsed("monthlyThreshold", read),
-        extra: f.rest(),
+        extra: f.unread(),
     };
     if let Some((total, average, ports, rest)) = measurement {
         usage.total = total;
@@ -339,7 +359,7 @@ fn report<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> UsageRepor
 
 /// `node`: one node (`{in, out, total}`), a list of ports (each naming itself with
 /// `port` or `name`), or an object keyed by port.
-fn ports<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> Vec<PortUsage<Q>> {
+fn ports<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Parsed<Q>) -> Vec<PortUsage<Q>> {
     let Some(node) = f.take("node") else {
         return Vec::new();
     };
@@ -370,7 +390,7 @@ fn ports<Q>(f: &mut Fields<'_, '_>, read: fn(&str) -> Reading<Q>) -> Vec<PortUsa
             incoming: p.parsed("in", read),
             outgoing: p.parsed("out", read),
             total: p.parsed("total", read),
-            extra: p.rest(),
+            extra: p.unread(),
         })
     })
 }

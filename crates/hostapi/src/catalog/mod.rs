@@ -75,11 +75,7 @@ impl OperatingSystems {
         let handle = self.handle.clone();
         List::once(async move {
             let infra = handle.infra();
-            let answer = handle
-                .call("listOperatingSystems", || {
-                    infra.list_operating_systems().request()
-                })
-                .await?;
+            let answer = handle.call(|| infra.list_operating_systems()).await?;
             answer.list_at(read::OPERATING_SYSTEMS, read::operating_system)
         })
     }
@@ -91,12 +87,7 @@ impl OperatingSystems {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getOperatingSystem", || {
-                infra
-                    .get_operating_system()
-                    .operating_system_id(numeric)
-                    .request()
-            })
+            .call(|| infra.get_operating_system().operating_system_id(numeric))
             .await?;
         answer.one(read::operating_system)
     }
@@ -123,12 +114,11 @@ impl OperatingSystems {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getPartitionSchema", || {
+            .call(|| {
                 infra
                     .get_partition_schema()
                     .operating_system_id(numeric)
                     .server_pack_id(server.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::partition_schema)
@@ -154,12 +144,7 @@ impl ControlPanels {
             let numeric = validate::integer_id("os", os.as_str())?;
             let infra = handle.infra();
             let answer = handle
-                .call("listControlPanels", || {
-                    infra
-                        .list_control_panels()
-                        .operating_system_id(numeric)
-                        .request()
-                })
+                .call(|| infra.list_control_panels().operating_system_id(numeric))
                 .await?;
             answer.list_at(read::CONTROL_PANELS, read::control_panel)
         })
@@ -172,12 +157,11 @@ impl ControlPanels {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getControlPanel", || {
+            .call(|| {
                 infra
                     .get_control_panel()
                     .operating_system_id(os)
                     .control_panel_id(panel)
-                    .request()
             })
             .await?;
         answer.one(read::control_panel)
@@ -199,9 +183,7 @@ impl RescueImages {
         let handle = self.handle.clone();
         List::once(async move {
             let infra = handle.infra();
-            let answer = handle
-                .call("listRescueImages", || infra.list_rescue_images().request())
-                .await?;
+            let answer = handle.call(|| infra.list_rescue_images()).await?;
             answer.list_at(read::RESCUE_IMAGES, read::rescue_image)
         })
     }
@@ -220,10 +202,7 @@ impl Services {
     /// uninterpreted, as a [`ServiceList`] around the JSON the service sent.
     pub async fn get(&self) -> Result<ServiceList, Error> {
         let infra = self.handle.infra();
-        let answer = self
-            .handle
-            .call("listServices", || infra.list_services().request())
-            .await?;
+        let answer = self.handle.call(|| infra.list_services()).await?;
         answer.one(|_, json| Ok(ServiceList::new(json.into_value())))
     }
 }

@@ -5,17 +5,17 @@ use super::model::{
     RescueImage,
 };
 use crate::read::shapes::{prefixed, texts_in, wrapped};
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// `{rescueImages:[{rescueImage:{id,name}}]}`: the member the images are under.
 pub(crate) const RESCUE_IMAGES: &str = "rescueImages";
 
-pub(crate) fn rescue_image(cx: &mut Cx, json: Json<'_>) -> Result<RescueImage, FieldError> {
-    wrapped(cx, json, "rescueImage", |f| {
+pub(crate) fn rescue_image(cursor: &mut Cursor, json: Json<'_>) -> Result<RescueImage, FieldError> {
+    wrapped(cursor, json, "rescueImage", |f| {
         Ok(RescueImage {
             id: f.id("id")?,
             name: f.text("name"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -24,12 +24,15 @@ pub(crate) fn rescue_image(cx: &mut Cx, json: Json<'_>) -> Result<RescueImage, F
 pub(crate) const OPERATING_SYSTEMS: &str = "operatingSystems";
 
 /// `{operatingSystem:{…}}` (also each item of the list).
-pub(crate) fn operating_system(cx: &mut Cx, json: Json<'_>) -> Result<OperatingSystem, FieldError> {
-    wrapped(cx, json, "operatingSystem", |f| {
+pub(crate) fn operating_system(
+    cursor: &mut Cursor,
+    json: Json<'_>,
+) -> Result<OperatingSystem, FieldError> {
+    wrapped(cursor, json, "operatingSystem", |f| {
         Ok(OperatingSystem {
             id: f.id("id")?,
             name: f.text("name"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -38,20 +41,26 @@ pub(crate) fn operating_system(cx: &mut Cx, json: Json<'_>) -> Result<OperatingS
 pub(crate) const CONTROL_PANELS: &str = "controlPanels";
 
 /// `{controlPanel:{…}}` (also each item of the list).
-pub(crate) fn control_panel(cx: &mut Cx, json: Json<'_>) -> Result<ControlPanel, FieldError> {
-    wrapped(cx, json, "controlPanel", |f| {
+pub(crate) fn control_panel(
+    cursor: &mut Cursor,
+    json: Json<'_>,
+) -> Result<ControlPanel, FieldError> {
+    wrapped(cursor, json, "controlPanel", |f| {
         Ok(ControlPanel {
             id: f.id("id")?,
             name: f.text("name"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
 
 /// `{partitionSchema:{limit, disks:{disk:[…]}, suggestion, filesystemTypes:{type:[…]}}}`
 /// → the schema.
-pub(crate) fn partition_schema(cx: &mut Cx, body: Json<'_>) -> Result<PartitionSchema, FieldError> {
-    cx.object(body, |wrapper| {
+pub(crate) fn partition_schema(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<PartitionSchema, FieldError> {
+    cursor.object(body, |wrapper| {
         let schema = wrapper
             .object("partitionSchema", |f| {
                 let (disks, disks_rest) = texts_in(f, "disks", "disk");
@@ -61,7 +70,7 @@ pub(crate) fn partition_schema(cx: &mut Cx, body: Json<'_>) -> Result<PartitionS
                     disks,
                     suggestion: f.object("suggestion", suggestion),
                     filesystem_types,
-                    extra: f.rest(),
+                    extra: f.unread(),
                 };
                 schema.extra.extend(disks_rest);
                 schema.extra.extend(types_rest);
@@ -69,25 +78,25 @@ pub(crate) fn partition_schema(cx: &mut Cx, body: Json<'_>) -> Result<PartitionS
             })
             .ok_or_else(|| {
                 wrapper
-                    .cx()
+                    .cursor()
                     .error("partitionSchema", "the schema is absent")
             })?;
         let mut schema = schema;
-        schema.extra.extend(wrapper.rest());
+        schema.extra.extend(wrapper.unread());
         Ok(schema)
     })
 }
 
 fn suggestion(f: &mut Fields<'_, '_>) -> PartitionSuggestion {
     let hdd = f.object("hdd", |hdd| {
-        (hdd.objects("partition", partition), hdd.rest())
+        (hdd.objects("partition", partition), hdd.unread())
     });
     let (partitions, hdd_rest) = hdd.unwrap_or_default();
     let mut suggestion = PartitionSuggestion {
         disk: f.text("disk"),
         bootable: f.integer("bootable"),
         partitions,
-        extra: f.rest(),
+        extra: f.unread(),
     };
     suggestion.extra.extend(prefixed("hdd", hdd_rest));
     suggestion
@@ -100,7 +109,7 @@ fn partition(f: &mut Fields<'_, '_>) -> Result<Partition, FieldError> {
         Some(index) => index,
         None => {
             return Err(f
-                .cx()
+                .cursor()
                 .error("index", "the partition's index is absent or unreadable"));
         }
     };
@@ -109,7 +118,7 @@ fn partition(f: &mut Fields<'_, '_>) -> Result<Partition, FieldError> {
         size: f.parsed("size", partition_size),
         filesystem: f.text("type"),
         mountpoint: f.text("mountpoint"),
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }
 

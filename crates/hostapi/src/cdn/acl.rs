@@ -11,7 +11,7 @@ use crate::Error;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::Extra;
 use crate::outcome::Confirmation;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// A customer's access control list: which calls of each part of the CDN interface
 /// the customer may make.
@@ -109,16 +109,19 @@ impl Acls {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getAcl", || {
+            .call_cdn(|| {
                 cdn.get_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         let customer = signed.customer;
-        answer.one(|cx, body| payload(cx, body, |cx, json| of_customer(cx, json, customer)))
+        answer.one(|cursor, body| {
+            payload(cursor, body, |cursor, json| {
+                of_customer(cursor, json, customer)
+            })
+        })
     }
 
     /// Replaces the customer's whole ACL with `acl` (the form field `acl`, holding the
@@ -130,17 +133,20 @@ impl Acls {
         let cdn = self.handle.cdn();
         let handle = self.handle.clone().retrying_unsafe();
         let answer = handle
-            .call_cdn("replaceAcl", || {
+            .call_cdn(|| {
                 cdn.replace_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(raw::AclForm { acl: text.clone() })
-                    .request()
             })
             .await?;
         let customer = signed.customer;
-        answer.one(|cx, body| payload(cx, body, |cx, json| of_customer(cx, json, customer)))
+        answer.one(|cursor, body| {
+            payload(cursor, body, |cursor, json| {
+                of_customer(cursor, json, customer)
+            })
+        })
     }
 
     /// After [`update`](Self::update) failed with an unknown outcome: reads the ACL and
@@ -161,23 +167,30 @@ impl Acls {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("deleteAcl", || {
+            .call_cdn(|| {
                 cdn.delete_acl()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         let customer = signed.customer;
-        answer.one(|cx, body| payload(cx, body, |cx, json| of_customer(cx, json, customer)))
+        answer.one(|cursor, body| {
+            payload(cursor, body, |cursor, json| {
+                of_customer(cursor, json, customer)
+            })
+        })
     }
 }
 
 /// `{<customer_number>: ACL}` → the ACL of `customer` (or the only one there).
-pub(crate) fn of_customer(cx: &mut Cx, json: Json<'_>, customer: &str) -> Result<Acl, FieldError> {
+pub(crate) fn of_customer(
+    cursor: &mut Cursor,
+    json: Json<'_>,
+    customer: &str,
+) -> Result<Acl, FieldError> {
     let Json::Object(mut by_customer) = json else {
-        return Err(cx.error(
+        return Err(cursor.error(
             "",
             format!("expected ACLs by customer, found {}", json.shown()),
         ));
@@ -188,7 +201,7 @@ pub(crate) fn of_customer(cx: &mut Cx, json: Json<'_>, customer: &str) -> Result
         .or((by_customer.len() == 1).then_some(0));
     let Some(position) = position else {
         let keys: Vec<String> = by_customer.iter().map(|(k, _)| k.to_string()).collect();
-        return Err(cx.error(
+        return Err(cursor.error(
             "",
             format!(
                 "expected the ACL of customer {customer}, found {}",
@@ -201,13 +214,13 @@ pub(crate) fn of_customer(cx: &mut Cx, json: Json<'_>, customer: &str) -> Result
         ));
     };
     let (key, acl) = by_customer.swap_remove(position);
-    cx.within(&key, |cx| cx.object(acl, |f| Ok(read_acl(f))))
+    cursor.within(&key, |cursor| cursor.object(acl, |f| Ok(read_acl(f))))
 }
 
 /// The permissions of a section: the named ones (false when absent), the others kept.
 fn permissions<const N: usize>(f: &mut Fields<'_, '_>, names: [&str; N]) -> ([bool; N], Extra) {
     let values = names.map(|name| f.boolean(name).unwrap_or(false));
-    (values, f.rest())
+    (values, f.unread())
 }
 
 fn read_acl(f: &mut Fields<'_, '_>) -> Acl {
@@ -251,7 +264,7 @@ fn read_acl(f: &mut Fields<'_, '_>) -> Acl {
         customers: full(f, "customers"),
         zones: full(f, "zones"),
         ftplog: full(f, "ftplog"),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
@@ -357,7 +370,7 @@ mod tests {
         acl.origins.put = true;
         acl.stats.extra.insert("EXPORT".into(), true.into());
         let text = acl_json(&acl).unwrap();
-        let read = Cx::default()
+        let read = Cursor::default()
             .object(crate::read::json::parse(text.as_bytes()).unwrap(), |f| {
                 Ok(read_acl(f))
             })

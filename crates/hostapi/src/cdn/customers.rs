@@ -11,7 +11,7 @@ use crate::handle::{Handle, retry_unsafe_option};
 use crate::model::macros::id_type;
 use crate::model::{CustomerNumber, Extra};
 use crate::read::fields::integer_of;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 use crate::{Error, Secret};
 
 id_type! {
@@ -160,14 +160,13 @@ impl CdnCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getCustomer", || {
+            .call_cdn(|| {
                 cdn.get_customer()
                     .customer_number(signed.customer)
                     .limit(20)
                     .offset(0)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
         answer.one(customer_answer)
@@ -190,16 +189,16 @@ impl SubCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getSubCustomer", || {
+            .call_cdn(|| {
                 cdn.get_sub_customer()
                     .customer_number(signed.customer)
                     .sub_customer_number(number.as_str())
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
-        answer.one(|cx, body| payload(cx, body, |cx, json| the_one(cx, json, number)))
+        answer
+            .one(|cursor, body| payload(cursor, body, |cursor, json| the_one(cursor, json, number)))
     }
 
     /// Creates or updates a sub-customer (the API has one call for both) and answers it
@@ -215,23 +214,26 @@ impl SubCustomers {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("upsertSubCustomer", || {
+            .call_cdn(|| {
                 cdn.upsert_sub_customer()
                     .customer_number(signed.customer)
                     .sub_customer_number(number.as_str())
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .request()
             })
             .await?;
-        answer.one(|cx, body| payload(cx, body, |cx, json| the_one(cx, json, number)))
+        answer
+            .one(|cursor, body| payload(cursor, body, |cursor, json| the_one(cursor, json, number)))
     }
 }
 
 /// `{success: customer}` → the customer.
-pub(crate) fn customer_answer(cx: &mut Cx, body: Json<'_>) -> Result<CdnCustomer, FieldError> {
-    payload(cx, body, |cx, json| cx.object(json, customer))
+pub(crate) fn customer_answer(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<CdnCustomer, FieldError> {
+    payload(cursor, body, |cursor, json| cursor.object(json, customer))
 }
 
 /// `<seconds>` → a time; 0 is none.
@@ -258,15 +260,18 @@ fn customer(f: &mut Fields<'_, '_>) -> Result<CdnCustomer, FieldError> {
         notes: f.text("notes"),
         created_at: unix_time(f, "created_at"),
         updated_at: unix_time(f, "updated_at"),
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }
 
 /// `{<group>: {"0": sub-customer, "1": …}}` → the sub-customers, in group order and by
 /// index within each group.
-pub(crate) fn sub_customers(cx: &mut Cx, json: Json<'_>) -> Result<Vec<SubCustomer>, FieldError> {
+pub(crate) fn sub_customers(
+    cursor: &mut Cursor,
+    json: Json<'_>,
+) -> Result<Vec<SubCustomer>, FieldError> {
     let Json::Object(groups) = json else {
-        return Err(cx.error(
+        return Err(cursor.error(
             "",
             format!("expected sub-customers by group, found {}", json.shown()),
         ));
@@ -274,8 +279,8 @@ pub(crate) fn sub_customers(cx: &mut Cx, json: Json<'_>) -> Result<Vec<SubCustom
     let mut out = Vec::new();
     for (group, indexed) in groups {
         let group_name = group.to_string();
-        let mut fields = cx.within(&group_name, |cx| {
-            cx.object(Json::Object(vec![("items".into(), indexed)]), |f| {
+        let mut fields = cursor.within(&group_name, |cursor| {
+            cursor.object(Json::Object(vec![("items".into(), indexed)]), |f| {
                 Ok(f.objects("items", |s| sub_customer(s, &group_name)))
             })
         })?;
@@ -286,18 +291,18 @@ pub(crate) fn sub_customers(cx: &mut Cx, json: Json<'_>) -> Result<Vec<SubCustom
 
 /// The sub-customer numbered `number` of an answer (or its only one).
 pub(crate) fn the_one(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     json: Json<'_>,
     number: &CustomerNumber,
 ) -> Result<SubCustomer, FieldError> {
-    let mut all = sub_customers(cx, json)?;
+    let mut all = sub_customers(cursor, json)?;
     let count = all.len();
     let position = all
         .iter()
         .position(|s| &s.customer_number == number)
         .or((count == 1).then_some(0));
     position.map(|p| all.swap_remove(p)).ok_or_else(|| {
-        cx.error(
+        cursor.error(
             "",
             format!("expected sub-customer {number}, found {count} other(s)"),
         )
@@ -314,7 +319,7 @@ fn sub_customer(f: &mut Fields<'_, '_>, group: &str) -> Result<SubCustomer, Fiel
         ftp_quota: f.integer("ftp_quota"),
         api_secret: f.secret("api_secret"),
         notes: f.text("notes"),
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }
 
@@ -364,8 +369,11 @@ mod tests {
             "R2": {"2": {"customer_number": "b2"}, "01": {"customer_number": "b1"}},
             "R1": {"10": {"customer_number": "a10"}, "9": {"customer_number": "a9"}, "1": {"customer_number": "a1"}}
         }"#;
-        let subs =
-            sub_customers(&mut Cx::default(), crate::read::json::parse(body).unwrap()).unwrap();
+        let subs = sub_customers(
+            &mut Cursor::default(),
+            crate::read::json::parse(body).unwrap(),
+        )
+        .unwrap();
         let seen: Vec<(String, String)> = subs
             .iter()
             .map(|s| (s.group.clone(), s.customer_number.to_string()))

@@ -23,7 +23,7 @@ pub use purge::*;
 use crate::Extra;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::read::shapes::HasExtra;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 use crate::signing::{CdnSigner, SIGNATURE_PLACEHOLDER};
 use crate::{Client, Error, validate};
 
@@ -185,31 +185,31 @@ pub(crate) fn segment(argument: &str, value: &str) -> Result<(), Error> {
 /// spell it) read by `read`, with the answer's other members joining the record's
 /// `extra`.
 pub(crate) fn payload<'a, T: HasExtra>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'a>,
-    read: impl FnOnce(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+    read: impl FnOnce(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
 ) -> Result<T, FieldError> {
-    let (mut value, rest) = payload_parts(cx, body, read)?;
+    let (mut value, rest) = payload_parts(cursor, body, read)?;
     value.extra_mut().extend(rest);
     Ok(value)
 }
 
 /// The payload of a CDN answer read by `read`, and the answer's other members.
 pub(crate) fn payload_parts<'a, T>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'a>,
-    read: impl FnOnce(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+    read: impl FnOnce(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
 ) -> Result<(T, Extra), FieldError> {
-    cx.object(body, |f: &mut Fields<'_, 'a>| {
+    cursor.object(body, |f: &mut Fields<'_, 'a>| {
         f.alias("succes", "success");
         let inner = f.take("success").ok_or_else(|| {
-            f.cx().error(
+            f.cursor().error(
                 "success",
                 "the payload is absent (under `success` or `succes`)",
             )
         })?;
-        let rest = f.rest();
-        let value = f.cx().within("success", |cx| read(cx, inner))?;
+        let rest = f.unread();
+        let value = f.cursor().within("success", |cursor| read(cursor, inner))?;
         Ok((value, rest))
     })
 }

@@ -12,7 +12,7 @@ use crate::model::macros::{constructor, open_enum};
 use crate::model::{Extra, OriginId};
 use crate::outcome::Confirmation;
 use crate::read::Records;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 use crate::{Error, Secret, validate};
 
 open_enum! {
@@ -264,12 +264,11 @@ impl Origins {
             let signed = signing(&handle)?;
             let cdn = handle.cdn();
             let answer = handle
-                .call_cdn("listOrigins", || {
+                .call_cdn(|| {
                     cdn.list_origins()
                         .customer_number(signed.customer)
                         .timestamp(signed.timestamp())
                         .signature(signed.signature())
-                        .request()
                 })
                 .await?;
             answer.list(origin_items, origin)
@@ -283,16 +282,15 @@ impl Origins {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getOrigin", || {
+            .call_cdn(|| {
                 cdn.get_origin()
                     .customer_number(signed.customer)
                     .origin_id(number)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
-        answer.one(|cx, body| payload(cx, body, origin))
+        answer.one(|cursor, body| payload(cursor, body, origin))
     }
 
     /// Creates an origin and answers it as the service stored it. Sends the flag both as
@@ -316,16 +314,15 @@ impl Origins {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("createOrigin", || {
+            .call_cdn(|| {
                 cdn.create_origin()
                     .customer_number(signed.customer)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .request()
             })
             .await?;
-        answer.one(|cx, body| payload(cx, body, origin))
+        answer.one(|cursor, body| payload(cursor, body, origin))
     }
 
     /// Changes the given fields of an origin. The service answers `{"success": ""}` and
@@ -351,14 +348,13 @@ impl Origins {
         let signed = signing(&self.handle)?;
         let cdn = self.handle.cdn();
         self.handle
-            .call_cdn("updateOrigin", || {
+            .call_cdn(|| {
                 cdn.update_origin()
                     .customer_number(signed.customer)
                     .origin_id(number)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(form.clone())
-                    .request()
             })
             .await?;
         Ok(())
@@ -451,8 +447,11 @@ fn origin_form(update: &OriginUpdate) -> Result<raw::OriginForm, Error> {
 }
 
 /// The origins of a list answer: a list, one origin, or nothing (`{}`/`[]`/null).
-pub(crate) fn origin_items<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a>, FieldError> {
-    let (items, extra) = payload_parts(cx, body, |_, json| {
+pub(crate) fn origin_items<'a>(
+    cursor: &mut Cursor,
+    body: Json<'a>,
+) -> Result<Records<'a>, FieldError> {
+    let (items, extra) = payload_parts(cursor, body, |_, json| {
         Ok(match json {
             Json::Array(items) => items,
             Json::Object(members) if members.is_empty() => Vec::new(),
@@ -469,8 +468,8 @@ pub(crate) fn origin_items<'a>(cx: &mut Cx, body: Json<'a>) -> Result<Records<'a
 
 /// An origin. `ignore_cache_control` is also read from `ignore_cache_refresh`, the name
 /// the samples use (when both are there, the sample's stays in `extra`).
-pub(crate) fn origin(cx: &mut Cx, json: Json<'_>) -> Result<Origin, FieldError> {
-    cx.object(json, |f: &mut Fields<'_, '_>| {
+pub(crate) fn origin(cursor: &mut Cursor, json: Json<'_>) -> Result<Origin, FieldError> {
+    cursor.object(json, |f: &mut Fields<'_, '_>| {
         f.alias("ignore_cache_refresh", "ignore_cache_control");
         Ok(Origin {
             id: f.id("id")?,
@@ -485,7 +484,7 @@ pub(crate) fn origin(cx: &mut Cx, json: Json<'_>) -> Result<Origin, FieldError> 
             basic_auth_user: f.text("basic_auth_user"),
             basic_auth_password: f.secret("basic_auth_password"),
             headers_origin: f.secret("headers_origin"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::{Cdn, payload, segment, signing};
 use crate::model::macros::{constructor, open_enum};
 use crate::model::{Extra, PurgeJobId, ZoneId};
-use crate::read::{Cx, FieldError, Json};
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::read::{Cursor, FieldError, Json};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Error, validate};
 
 open_enum! {
@@ -100,17 +100,16 @@ impl Cdn {
         // Repeating a purge is harmless: retried like a read.
         let handle = self.handle.clone().retrying_unsafe();
         let answer = handle
-            .call_cdn("purgeZoneContent", || {
+            .call_cdn(|| {
                 cdn.purge_zone_content()
                     .customer_number(signed.customer)
                     .zone_id(zone.as_str())
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
                     .body(raw::PurgeRequest { urls: urls.clone() })
-                    .request()
             })
             .await?;
-        answer.one(|cx, body| purge_answer(cx, body, zone, &urls))
+        answer.one(|cursor, body| purge_answer(cursor, body, zone, &urls))
     }
 
     /// Reads where each file of a purge job is: the job, its `entries` filled in.
@@ -121,17 +120,16 @@ impl Cdn {
         let cdn = self.handle.cdn();
         let answer = self
             .handle
-            .call_cdn("getPurgeJob", || {
+            .call_cdn(|| {
                 cdn.get_purge_job()
                     .customer_number(signed.customer)
                     .zone_id(zone.as_str())
                     .job_id(job_number)
                     .timestamp(signed.timestamp())
                     .signature(signed.signature())
-                    .request()
             })
             .await?;
-        answer.one(|cx, body| status_answer(cx, body, zone, job))
+        answer.one(|cursor, body| status_answer(cursor, body, zone, job))
     }
 
     /// Polls a purge job until no file is queued, and answers the job with each file's
@@ -154,11 +152,11 @@ impl Cdn {
                     .filter(|e| e.status == PurgeStatus::Queued)
                     .count();
                 Ok(if status.entries.is_empty() {
-                    Poll::Unsure("no files listed yet".to_owned())
+                    Polled::Unsure("no files listed yet".to_owned())
                 } else if queued == 0 {
-                    Poll::Done(status)
+                    Polled::Done(status)
                 } else {
-                    Poll::Pending(format!("{queued} of {} files queued", status.entries.len()))
+                    Polled::Pending(format!("{queued} of {} files queued", status.entries.len()))
                 })
             },
         )
@@ -198,15 +196,15 @@ fn purge_paths<S: AsRef<str>>(paths: &[S]) -> Result<Vec<String>, Error> {
 
 /// `{success: <job id>}` → the job just started.
 pub(crate) fn purge_answer(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'_>,
     zone: &ZoneId,
     urls: &[String],
 ) -> Result<PurgeJob, FieldError> {
-    payload(cx, body, |cx, job| {
+    payload(cursor, body, |cursor, job| {
         let id = crate::read::fields::id_of(&job)
             .and_then(<PurgeJobId as crate::model::WireId>::from_wire)
-            .map_err(|message| cx.error("", message))?;
+            .map_err(|message| cursor.error("", message))?;
         Ok(PurgeJob {
             id,
             zone: zone.clone(),
@@ -219,13 +217,13 @@ pub(crate) fn purge_answer(
 
 /// `{success: [{<url>: status}, …]}` → the job with its entries.
 pub(crate) fn status_answer(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'_>,
     zone: &ZoneId,
     job: &PurgeJobId,
 ) -> Result<PurgeJob, FieldError> {
-    payload(cx, body, |cx, json| {
-        let entries = entries(cx, json)?;
+    payload(cursor, body, |cursor, json| {
+        let entries = entries(cursor, json)?;
         Ok(PurgeJob {
             id: job.clone(),
             zone: zone.clone(),
@@ -237,13 +235,13 @@ pub(crate) fn status_answer(
 }
 
 /// `[{<url>: status}, …]` → the entries (each object may hold several files).
-pub(crate) fn entries(cx: &mut Cx, json: Json<'_>) -> Result<Vec<PurgeEntry>, FieldError> {
+pub(crate) fn entries(cursor: &mut Cursor, json: Json<'_>) -> Result<Vec<PurgeEntry>, FieldError> {
     let items = match json {
         Json::Array(items) => items,
         Json::Null => Vec::new(),
         object @ Json::Object(_) => vec![object],
         other => {
-            return Err(cx.error(
+            return Err(cursor.error(
                 "",
                 format!("expected a list of files, found {}", other.shown()),
             ));
@@ -252,7 +250,7 @@ pub(crate) fn entries(cx: &mut Cx, json: Json<'_>) -> Result<Vec<PurgeEntry>, Fi
     let mut out = Vec::new();
     for (index, item) in items.into_iter().enumerate() {
         let Json::Object(members) = item else {
-            return Err(cx.error(
+            return Err(cursor.error(
                 &format!("[{index}]"),
                 "expected an object mapping a file to its status",
             ));

@@ -12,7 +12,7 @@ use crate::model::Extra;
 use crate::model::macros::open_enum;
 use crate::read::shapes::prefixed;
 use crate::read::text;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 open_enum! {
     /// The width of one value's bucket in a metrics answer.
@@ -224,9 +224,9 @@ pub struct TrafficValue {
 /// the query asked.
 pub(crate) fn metrics(
     query: &MetricsQuery,
-) -> impl Fn(&mut Cx, Json<'_>) -> Result<TrafficMetrics, FieldError> + '_ {
-    move |cx, body| {
-        cx.object(body, |f| {
+) -> impl Fn(&mut Cursor, Json<'_>) -> Result<TrafficMetrics, FieldError> + '_ {
+    move |cursor, body| {
+        cursor.object(body, |f| {
             let utc = Utc.fix();
             let meta = f.object("_metadata", |m| {
                 (
@@ -234,14 +234,14 @@ pub(crate) fn metrics(
                     m.parsed("to", text::offset_date_time),
                     m.open_enum("granularity", Granularity::from_wire),
                     m.open_enum("aggregation", Aggregation::from_wire),
-                    m.rest(),
+                    m.unread(),
                 )
             });
             let series = f.object("metrics", |m| {
                 (
                     m.object("DATATRAFFIC_UP", series),
                     m.object("DATATRAFFIC_DOWN", series),
-                    m.rest(),
+                    m.unread(),
                 )
             });
             let mut metrics = TrafficMetrics {
@@ -251,7 +251,7 @@ pub(crate) fn metrics(
                 aggregation: query.aggregation.clone(),
                 outgoing: TrafficSeries::default(),
                 incoming: TrafficSeries::default(),
-                extra: f.rest(),
+                extra: f.unread(),
             };
             if let Some((from, to, granularity, aggregation, rest)) = meta {
                 metrics.from = from.unwrap_or(metrics.from);
@@ -294,7 +294,7 @@ fn series(f: &mut Fields<'_, '_>) -> TrafficSeries {
     };
     TrafficSeries {
         values,
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
@@ -302,25 +302,25 @@ fn series(f: &mut Fields<'_, '_>) -> TrafficSeries {
 fn value(f: &mut Fields<'_, '_>, factor: Decimal) -> Result<TrafficValue, FieldError> {
     let Some(timestamp) = f.parsed("timestamp", text::offset_date_time) else {
         return Err(f
-            .cx()
+            .cursor()
             .error("timestamp", "the point's timestamp is absent or unreadable"));
     };
     let Some(amount) = f.decimal("value") else {
         return Err(f
-            .cx()
+            .cursor()
             .error("value", "the point's value is absent or unreadable"));
     };
     let bytes = amount
         .checked_mul(factor)
         .ok_or_else(|| {
-            f.cx()
+            f.cursor()
                 .error("value", format!("{amount} is too large to count in bytes"))
         })?
         .normalize();
     Ok(TrafficValue {
         timestamp,
         bytes,
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }
 
@@ -360,11 +360,14 @@ mod tests {
     }
 
     fn read(body: &str) -> (TrafficMetrics, Vec<crate::read::fields::Warning>) {
-        let mut cx = Cx::default();
+        let mut cursor = Cursor::default();
         let query = query();
-        let metrics =
-            metrics(&query)(&mut cx, crate::read::json::parse(body.as_bytes()).unwrap()).unwrap();
-        (metrics, cx.take_warnings())
+        let metrics = metrics(&query)(
+            &mut cursor,
+            crate::read::json::parse(body.as_bytes()).unwrap(),
+        )
+        .unwrap();
+        (metrics, cursor.take_warnings())
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{CloudServerId, Job, Username};
 use crate::outcome::Confirmation;
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error};
 
 impl Client {
@@ -67,16 +67,10 @@ impl CloudServers {
                 async move {
                     let cloud = handle.cloud();
                     let answer = handle
-                        .call("listVirtualServers", || {
-                            cloud
-                                .list_virtual_servers()
-                                .limit(limit)
-                                .offset(offset)
-                                .request()
-                        })
+                        .call(|| cloud.list_virtual_servers().limit(limit).offset(offset))
                         .await?;
                     answer.page(
-                        |cx, body, total| read::page(cx, body, "virtualServers", total),
+                        |cursor, body, total| read::page(cursor, body, "virtualServers", total),
                         read::server,
                     )
                 }
@@ -91,9 +85,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("getVirtualServer", || {
-                cloud.get_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.get_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::server)
     }
@@ -105,14 +97,12 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("updateVirtualServer", || {
-                cloud
-                    .update_virtual_server()
-                    .id(id.as_str())
-                    .body(raw::UpdateVirtualServerRequest {
+            .call(|| {
+                cloud.update_virtual_server().id(id.as_str()).body(
+                    raw::UpdateVirtualServerRequest {
                         reference: reference.to_owned(),
-                    })
-                    .request()
+                    },
+                )
             })
             .await?;
         answer.one(read::server)
@@ -142,9 +132,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("powerOnVirtualServer", || {
-                cloud.power_on_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.power_on_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::job)
     }
@@ -154,9 +142,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("powerOffVirtualServer", || {
-                cloud.power_off_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.power_off_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::job)
     }
@@ -167,9 +153,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("rebootVirtualServer", || {
-                cloud.reboot_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.reboot_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::job)
     }
@@ -181,9 +165,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("reinstallVirtualServer", || {
-                cloud.reinstall_virtual_server().id(id.as_str()).request()
-            })
+            .call(|| cloud.reinstall_virtual_server().id(id.as_str()))
             .await?;
         answer.one(read::job)
     }
@@ -229,7 +211,7 @@ impl CloudServers {
                 if !matches!(server.state, Some(CloudServerState::Running)) {
                     left_running.store(true, Ordering::Relaxed);
                 } else if !left_running.load(Ordering::Relaxed) {
-                    return Ok(Poll::Pending(
+                    return Ok(Polled::Pending(
                         "running (the reboot has not begun)".to_owned(),
                     ));
                 }
@@ -261,7 +243,7 @@ impl CloudServers {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("getVirtualServerDatatrafficMetrics", || {
+            .call(|| {
                 let mut call = cloud
                     .get_virtual_server_datatraffic_metrics()
                     .id(id.as_str())
@@ -271,7 +253,7 @@ impl CloudServers {
                 if let Some(granularity) = &wire.granularity {
                     call = call.granularity(granularity.clone());
                 }
-                call.request()
+                call
             })
             .await?;
         answer.one(metrics::metrics(query))
@@ -296,18 +278,18 @@ fn check_target(target: &CloudServerState) -> Result<(), Error> {
 }
 
 /// What one poll means for a wait for `target` (RUNNING or STOPPED).
-fn classify(target: &CloudServerState, server: CloudServer) -> Poll<CloudServer> {
+fn classify(target: &CloudServerState, server: CloudServer) -> Polled<CloudServer> {
     match &server.state {
-        Some(state) if state == target => Poll::Done(server),
+        Some(state) if state == target => Polled::Done(server),
         Some(
             state @ (CloudServerState::Running
             | CloudServerState::Stopped
             | CloudServerState::Starting
             | CloudServerState::Stopping),
-        ) => Poll::Pending(state.to_string()),
-        Some(state @ CloudServerState::Indeterminate) => Poll::Unsure(state.to_string()),
-        Some(state) => Poll::Failed(state.to_string()),
-        None => Poll::Unsure("no state reported".to_owned()),
+        ) => Polled::Pending(state.to_string()),
+        Some(state @ CloudServerState::Indeterminate) => Polled::Unsure(state.to_string()),
+        Some(state) => Polled::Failed(state.to_string()),
+        None => Polled::Unsure("no state reported".to_owned()),
     }
 }
 
@@ -338,18 +320,17 @@ impl Credentials {
                     check_credential_type(&asked)?;
                     let cloud = handle.cloud();
                     let answer = handle
-                        .call("listVirtualServerCredentials", || {
+                        .call(|| {
                             cloud
                                 .list_virtual_server_credentials()
                                 .id(server.as_str())
                                 .credential_type(asked.as_wire())
                                 .limit(limit)
                                 .offset(offset)
-                                .request()
                         })
                         .await?;
                     answer.page(
-                        |cx, body, total| read::page(cx, body, "credentials", total),
+                        |cursor, body, total| read::page(cursor, body, "credentials", total),
                         read::credential(&asked),
                     )
                 }
@@ -371,13 +352,12 @@ impl Credentials {
         let cloud = self.handle.cloud();
         let answer = self
             .handle
-            .call("getVirtualServerCredential", || {
+            .call(|| {
                 cloud
                     .get_virtual_server_credential()
                     .id(self.server.as_str())
                     .credential_type(credential_type.as_wire())
                     .username(username.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::credential(&credential_type))

@@ -41,17 +41,17 @@ impl PrivateClouds {
                 async move {
                     let cloud = handle.cloud();
                     let answer = handle
-                        .call("listPrivateClouds", || {
+                        .call(|| {
                             let request = cloud.list_private_clouds();
                             if offset == 0 {
-                                request.request()
+                                request
                             } else {
-                                request.limit(limit).offset(offset).request()
+                                request.limit(limit).offset(offset)
                             }
                         })
                         .await?;
                     answer.page(
-                        |cx, body, total| read::page(cx, body, "privateClouds", total),
+                        |cursor, body, total| read::page(cursor, body, "privateClouds", total),
                         read::private_cloud,
                     )
                 }

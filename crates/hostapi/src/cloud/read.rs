@@ -12,20 +12,20 @@ use crate::read::Records;
 use crate::read::shapes::prefixed;
 use crate::read::shapes::{list_metadata, list_under};
 use crate::read::text;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// The list under `key` of a page, and its `_metadata.totalCount`.
 pub(crate) fn page<'a>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'a>,
     key: &'static str,
     total: &mut Option<u64>,
 ) -> Result<Records<'a>, FieldError> {
-    cx.object(body, |f| {
+    cursor.object(body, |f| {
         let (count, metadata) = list_metadata(f);
         *total = count;
         let items = list_under(f, key)?;
-        let mut extra = f.rest();
+        let mut extra = f.unread();
         extra.extend(metadata);
         Ok(Records {
             path: key.to_owned(),
@@ -36,8 +36,8 @@ pub(crate) fn page<'a>(
 }
 
 /// A virtual server (an item of the list, or the single view, which is unwrapped).
-pub(crate) fn server(cx: &mut Cx, json: Json<'_>) -> Result<CloudServer, FieldError> {
-    cx.object(json, |f| {
+pub(crate) fn server(cursor: &mut Cursor, json: Json<'_>) -> Result<CloudServer, FieldError> {
+    cursor.object(json, |f| {
         Ok(CloudServer {
             id: f.id("id")?,
             reference: f.text("reference"),
@@ -54,14 +54,17 @@ pub(crate) fn server(cx: &mut Cx, json: Json<'_>) -> Result<CloudServer, FieldEr
             iso: f.object("iso", iso),
             ips: f.objects("ips", ip),
             network_traffic: f.object("networkTraffic", network_traffic),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
 
 /// A private cloud.
-pub(crate) fn private_cloud(cx: &mut Cx, json: Json<'_>) -> Result<PrivateCloud, FieldError> {
-    cx.object(json, |f| {
+pub(crate) fn private_cloud(
+    cursor: &mut Cursor,
+    json: Json<'_>,
+) -> Result<PrivateCloud, FieldError> {
+    cursor.object(json, |f| {
         Ok(PrivateCloud {
             id: f.id("id")?,
             customer_id: f.text("customerId"),
@@ -72,7 +75,7 @@ pub(crate) fn private_cloud(cx: &mut Cx, json: Json<'_>) -> Result<PrivateCloud,
             hardware: f.object("hardware", hardware),
             ips: f.objects("ips", ip),
             network_traffic: f.object("networkTraffic", network_traffic),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -95,19 +98,19 @@ fn contract(f: &mut Fields<'_, '_>) -> CloudContract {
         billing_cycle: f.integer("billingCycle"),
         billing_frequency: f.open_enum("billingFrequency", BillingFrequency::from_wire),
         price_per_frequency,
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
 fn hardware(f: &mut Fields<'_, '_>) -> CloudHardware {
-    let cpu = f.object("cpu", |cpu| (cpu.integer("cores"), cpu.rest()));
-    let memory = f.object("memory", |m| (sized(m, "amount", "unit"), m.rest()));
-    let storage = f.object("storage", |s| (sized(s, "amount", "unit"), s.rest()));
+    let cpu = f.object("cpu", |cpu| (cpu.integer("cores"), cpu.unread()));
+    let memory = f.object("memory", |m| (sized(m, "amount", "unit"), m.unread()));
+    let storage = f.object("storage", |s| (sized(s, "amount", "unit"), s.unread()));
     let mut hardware = CloudHardware {
         cpu_cores: None,
         memory: None,
         storage: None,
-        extra: f.rest(),
+        extra: f.unread(),
     };
     if let Some((cores, rest)) = cpu {
         hardware.cpu_cores = cores;
@@ -153,7 +156,7 @@ fn iso(f: &mut Fields<'_, '_>) -> CloudIso {
         id: f.text("id"),
         name: f.text("name"),
         display_name: f.text("displayName"),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
@@ -162,19 +165,19 @@ fn network_traffic(f: &mut Fields<'_, '_>) -> CloudNetworkTraffic {
         datatraffic_limit: sized(f, "datatrafficLimit", "datatrafficUnit"),
         kind: f.text("type"),
         traffic_type: f.open_enum("trafficType", TrafficType::from_wire),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
 /// A job (what power and reinstall calls answer).
-pub(crate) fn job(cx: &mut Cx, body: Json<'_>) -> Result<Job, FieldError> {
-    cx.object(body, |f| {
+pub(crate) fn job(cursor: &mut Cursor, body: Json<'_>) -> Result<Job, FieldError> {
+    cursor.object(body, |f| {
         Ok(Job {
             id: f.id("id")?,
             name: f.text("name"),
             status: f.open_enum("status", JobStatus::from_wire),
             created_at: f.parsed("createdAt", text::offset_date_time),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -183,16 +186,16 @@ pub(crate) fn job(cx: &mut Cx, body: Json<'_>) -> Result<Job, FieldError> {
 /// too. The user name identifies it; a missing type is the one asked for.
 pub(crate) fn credential(
     asked: &CredentialType,
-) -> impl Fn(&mut Cx, Json<'_>) -> Result<Credential, FieldError> + '_ {
-    move |cx, json| {
-        cx.object(json, |f| {
+) -> impl Fn(&mut Cursor, Json<'_>) -> Result<Credential, FieldError> + '_ {
+    move |cursor, json| {
+        cursor.object(json, |f| {
             Ok(Credential {
                 username: f.id("username")?,
                 credential_type: f
                     .open_enum("type", CredentialType::from_wire)
                     .unwrap_or_else(|| asked.clone()),
                 password: f.secret("password"),
-                extra: f.rest(),
+                extra: f.unread(),
             })
         })
     }

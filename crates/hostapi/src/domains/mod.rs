@@ -12,6 +12,7 @@ use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{DnsRecordId, DomainName};
 use crate::outcome::Confirmation;
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -51,9 +52,7 @@ impl Domains {
         let handle = self.handle.clone();
         List::once(async move {
             let infra = handle.infra();
-            let answer = handle
-                .call("listDomains", || infra.list_domains().request())
-                .await?;
+            let answer = handle.call(|| infra.list_domains()).await?;
             answer.list_at(read::DOMAINS, read::wrapped_domain)
         })
     }
@@ -64,9 +63,7 @@ impl Domains {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getDomain", || {
-                infra.get_domain().domainname(domain.as_str()).request()
-            })
+            .call(|| infra.get_domain().domainname(domain.as_str()))
             .await?;
         answer.one(read::wrapped_domain)
     }
@@ -80,14 +77,12 @@ impl Domains {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updateDomainTtl", || {
-                infra
-                    .update_domain_ttl()
-                    .domainname(domain.as_str())
-                    .body(raw::UpdateDomainTtlForm {
+            .call(|| {
+                infra.update_domain_ttl().domainname(domain.as_str()).body(
+                    raw::UpdateDomainTtlForm {
                         ttl: i64::from(ttl),
-                    })
-                    .request()
+                    },
+                )
             })
             .await?;
         answer.one(read::wrapped_domain)
@@ -140,12 +135,7 @@ impl DnsRecords {
         List::once(async move {
             let infra = handle.infra();
             let answer = handle
-                .call("listDnsRecords", || {
-                    infra
-                        .list_dns_records()
-                        .domainname(domain.as_str())
-                        .request()
-                })
+                .call(|| infra.list_dns_records().domainname(domain.as_str()))
                 .await?;
             answer.list_at(read::RECORDS, read::wrapped_record)
         })
@@ -156,12 +146,11 @@ impl DnsRecords {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getDnsRecord", || {
+            .call(|| {
                 infra
                     .get_dns_record()
                     .domainname(self.domain.as_str())
                     .record_id(id.as_str())
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -185,7 +174,7 @@ impl DnsRecords {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("createDnsRecord", || {
+            .call(|| {
                 infra
                     .create_dns_record()
                     .domainname(self.domain.as_str())
@@ -196,7 +185,6 @@ impl DnsRecords {
                         content: record.content.clone(),
                         priority: record.priority.map(i64::from),
                     })
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -225,7 +213,7 @@ impl DnsRecords {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("updateDnsRecord", || {
+            .call(|| {
                 infra
                     .update_dns_record()
                     .domainname(self.domain.as_str())
@@ -240,7 +228,6 @@ impl DnsRecords {
                         content: Some(update.content.clone()),
                         priority: update.priority.map(i64::from),
                     })
-                    .request()
             })
             .await?;
         answer.one(read::wrapped_record)
@@ -251,15 +238,62 @@ impl DnsRecords {
     pub async fn delete(&self, id: &DnsRecordId) -> Result<(), Error> {
         let infra = self.handle.infra();
         self.handle
-            .call("deleteDnsRecord", || {
+            .call(|| {
                 infra
                     .delete_dns_record()
                     .domainname(self.domain.as_str())
                     .record_id(id.as_str())
-                    .request()
             })
             .await?;
         Ok(())
+    }
+
+    /// Waits until the record reads back as `record` holds it, and answers it as last
+    /// read: after [`create`](Self::create) or [`update`](Self::update), pass the
+    /// record the call answered (or that record with the content you expect).
+    ///
+    /// Each poll reads the record by `record.id` ([`get`](Self::get)). The wait ends
+    /// when it holds `record`'s name, type, value and priority, compared as
+    /// [`NewDnsRecord::matches`] compares them (names without regard to letter case or
+    /// a final dot); its other fields (`extra`) are not compared. A record not found
+    /// (404) or holding other values keeps the wait going, its state reported to the
+    /// progress callback (`not found`, or the type and value it holds). Any other error
+    /// ends the wait; the deadline ends it with [`Error::WaitTimeout`]. A `record`
+    /// without a type is refused before polling ([`Error::InvalidInput`]): there would
+    /// be nothing to compare the type with.
+    ///
+    /// This is the record as the API serves it, not as the domain's name servers answer
+    /// for it: they follow within the zone's TTL.
+    pub async fn wait_visible(
+        &self,
+        record: &DnsRecord,
+        options: &WaitOptions,
+    ) -> Result<DnsRecord, Error> {
+        let wanted = NewDnsRecord::from_record(record).ok_or_else(|| {
+            Error::invalid(
+                "record",
+                format!(
+                    "record {} has no type: its read-back cannot be compared",
+                    record.id
+                ),
+            )
+        })?;
+        let what = format!(
+            "DNS record {} of {} to read back as {} {}",
+            record.id, self.domain, wanted.record_type, wanted.content
+        );
+        poll_until(what, options, || async {
+            match self.get(&record.id).await {
+                Ok(current) if wanted.matches(&current) => Ok(Polled::Done(current)),
+                Ok(current) => Ok(Polled::Pending(match &current.record_type {
+                    Some(record_type) => format!("{record_type} {}", current.content),
+                    None => format!("no type, {}", current.content),
+                })),
+                Err(error) if error.is_not_found() => Ok(Polled::Pending("not found".to_owned())),
+                Err(error) => Err(error),
+            }
+        })
+        .await
     }
 
     /// The record holding exactly `record`'s name, type, value and priority, if there

@@ -3,7 +3,7 @@
 use super::model::{DnsRecord, DnsRecordType, Domain};
 use crate::read::shapes::wrapped;
 use crate::read::text;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// `{domains:[{domain:…}]}`: the member the domains are under.
 pub(crate) const DOMAINS: &str = "domains";
@@ -12,13 +12,13 @@ pub(crate) const DOMAINS: &str = "domains";
 pub(crate) const RECORDS: &str = "dnsRecords";
 
 /// `{domain:…}` → the domain (also each item of the list).
-pub(crate) fn wrapped_domain(cx: &mut Cx, json: Json<'_>) -> Result<Domain, FieldError> {
-    wrapped(cx, json, "domain", domain)
+pub(crate) fn wrapped_domain(cursor: &mut Cursor, json: Json<'_>) -> Result<Domain, FieldError> {
+    wrapped(cursor, json, "domain", domain)
 }
 
 /// `{dnsRecord:…}` → the record (also each item of the list).
-pub(crate) fn wrapped_record(cx: &mut Cx, json: Json<'_>) -> Result<DnsRecord, FieldError> {
-    wrapped(cx, json, "dnsRecord", record)
+pub(crate) fn wrapped_record(cursor: &mut Cursor, json: Json<'_>) -> Result<DnsRecord, FieldError> {
+    wrapped(cursor, json, "dnsRecord", record)
 }
 
 /// A domain. `contractTerm` is "1 year", "2 years" or a number of years; `monthlyPrice`
@@ -34,7 +34,7 @@ pub(crate) fn domain(f: &mut Fields<'_, '_>) -> Result<Domain, FieldError> {
         contract_term: f.parsed("contractTerm", text::contract_term),
         monthly_price: f.decimal("monthlyPrice"),
         editable: f.boolean("isEditable"),
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }
 
@@ -49,6 +49,6 @@ pub(crate) fn record(f: &mut Fields<'_, '_>) -> Result<DnsRecord, FieldError> {
         record_type: f.open_enum("type", DnsRecordType::from_wire),
         content: f.text("content").unwrap_or_default(),
         priority: f.integer("priority"),
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }

@@ -7,14 +7,14 @@ use crate::model::{AssignedServer, IpAddress, IpBilling, IpVisibility, ServerKin
 use crate::read::fields::integer_of;
 use crate::read::shapes::wrapped;
 use crate::read::text;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// `{ips:[{ip:…}]}`: the member the IPs are under.
 pub(crate) const IPS: &str = "ips";
 
 /// `{ip:…}` → the IP (also each item of the list).
-pub(crate) fn wrapped_ip(cx: &mut Cx, json: Json<'_>) -> Result<IpAddress, FieldError> {
-    wrapped(cx, json, "ip", ip)
+pub(crate) fn wrapped_ip(cursor: &mut Cursor, json: Json<'_>) -> Result<IpAddress, FieldError> {
+    wrapped(cursor, json, "ip", ip)
 }
 
 /// An IP record. Every view's spelling is read: `reverseLookup` or `reverseDNS`,
@@ -49,7 +49,7 @@ fn ip_at(f: &mut Fields<'_, '_>, address: IpAddr) -> IpAddress {
     );
     let details = f.object("ipDetails", |d| {
         d.alias("mask", "netmask");
-        (d.text("gateway"), d.text("netmask"), d.rest())
+        (d.text("gateway"), d.text("netmask"), d.unread())
     });
     let mut record = IpAddress::bare(address);
     record.visibility = f.open_enum("type", IpVisibility::from_wire);
@@ -58,7 +58,7 @@ fn ip_at(f: &mut Fields<'_, '_>, address: IpAddr) -> IpAddress {
     record.server = server;
     record.private_rack_id = f.reference("privateRackId");
     record.billing = f.object("billingInformation", billing);
-    record.extra = f.rest();
+    record.extra = f.unread();
     if let Some((gateway, netmask, rest)) = details {
         record.gateway = gateway;
         record.netmask = netmask;
@@ -83,7 +83,7 @@ fn billing(f: &mut Fields<'_, '_>) -> IpBilling {
         monthly_price: f.decimal("price"),
         start_date: f.parsed("startDate", text::any_date),
         end_date: f.parsed("endDate", text::any_date),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
@@ -95,19 +95,22 @@ pub(crate) fn assignments(f: &mut Fields<'_, '_>, key: &str) -> Vec<IpAddress> {
     };
     match value {
         Json::Object(members) => match addresses(&members) {
-            Some(addresses) => f.cx().within(key, |cx| {
+            Some(addresses) => f.cursor().within(key, |cursor| {
                 let keyed = addresses.into_iter().zip(members);
                 keyed
                     .enumerate()
                     .map(|(index, (address, (_, state)))| {
                         let state = state_members(state);
-                        cx.at_index(index, |cx| cx.members(state, |f| ip_at(f, address)))
+                        cursor
+                            .at_index(index, |cursor| cursor.members(state, |f| ip_at(f, address)))
                     })
                     .collect()
             }),
-            None => f.list_of(key, Json::Object(members), |cx, item| cx.object(item, ip)),
+            None => f.list_of(key, Json::Object(members), |cursor, item| {
+                cursor.object(item, ip)
+            }),
         },
-        other => f.list_of(key, other, |cx, item| cx.object(item, ip)),
+        other => f.list_of(key, other, |cursor, item| cursor.object(item, ip)),
     }
 }
 

@@ -142,7 +142,7 @@ impl super::WireId for MacAddress {
 }
 
 /// Reads a MAC address from the wire.
-pub(crate) fn mac(text: &str) -> crate::read::text::Reading<MacAddress> {
+pub(crate) fn mac(text: &str) -> crate::read::text::Parsed<MacAddress> {
     parse_mac(text).map(MacAddress).ok_or_else(|| {
         format!(
             "expected a MAC address like 00:1a:2b:3c:4d:5e, found {}",

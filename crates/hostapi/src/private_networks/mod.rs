@@ -11,7 +11,7 @@ use futures::FutureExt;
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::{BareMetalId, PrivateNetworkId};
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -71,12 +71,12 @@ impl PrivateNetworks {
                 async move {
                     let infra = handle.infra();
                     let answer = handle
-                        .call("listPrivateNetworks", || {
+                        .call(|| {
                             let request = infra.list_private_networks();
                             if offset == 0 {
-                                request.request()
+                                request
                             } else {
-                                request.limit(limit).offset(offset).request()
+                                request.limit(limit).offset(offset)
                             }
                         })
                         .await?;
@@ -93,12 +93,7 @@ impl PrivateNetworks {
     /// have reached the service, unless [`retry_unsafe`](Self::retry_unsafe).
     pub async fn create(&self) -> Result<CreatedPrivateNetwork, Error> {
         let infra = self.handle.infra();
-        let answer = self
-            .handle
-            .call("createPrivateNetwork", || {
-                infra.create_private_network().request()
-            })
-            .await?;
+        let answer = self.handle.call(|| infra.create_private_network()).await?;
         answer.one(read::created)
     }
 
@@ -109,9 +104,7 @@ impl PrivateNetworks {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getPrivateNetwork", || {
-                infra.get_private_network().id(numeric).request()
-            })
+            .call(|| infra.get_private_network().id(numeric))
             .await?;
         answer.one(read::detail_in_array(network))
     }
@@ -123,9 +116,7 @@ impl PrivateNetworks {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("deletePrivateNetwork", || {
-                infra.delete_private_network().id(numeric).request()
-            })
+            .call(|| infra.delete_private_network().id(numeric))
             .await?;
         if answer.is_empty() {
             return Ok(DeletedPrivateNetwork::default());
@@ -147,14 +138,13 @@ impl PrivateNetworks {
         let server = validate::integer_id("server", server.as_str())?;
         let infra = self.handle.infra();
         self.handle
-            .call("addPrivateNetworkBareMetal", || {
+            .call(|| {
                 infra
                     .add_private_network_bare_metal()
                     .private_network_id(network)
                     .body(hostapi_raw_infra::types::AddPrivateNetworkBareMetalForm {
                         bare_metal_id: server,
                     })
-                    .request()
             })
             .await?;
         Ok(())
@@ -172,12 +162,11 @@ impl PrivateNetworks {
         let network = validate::integer_id("network", network.as_str())?;
         let infra = self.handle.infra();
         self.handle
-            .call("removePrivateNetworkBareMetal", || {
+            .call(|| {
                 infra
                     .remove_private_network_bare_metal()
                     .private_network_id(network)
                     .bare_metal_id(server.as_str())
-                    .request()
             })
             .await?;
         Ok(())
@@ -202,14 +191,14 @@ impl PrivateNetworks {
         poll_until(what, options, || async {
             let current = self.get(network).await?;
             Ok(match current.member(server) {
-                None => Poll::Unsure(NOT_A_MEMBER.to_owned()),
+                None => Polled::Unsure(NOT_A_MEMBER.to_owned()),
                 Some(member) => match &member.status {
-                    Some(NetworkMemberStatus::Configured) => Poll::Done(member.clone()),
+                    Some(NetworkMemberStatus::Configured) => Polled::Done(member.clone()),
                     Some(state @ NetworkMemberStatus::Configuring) => {
-                        Poll::Pending(state.to_string())
+                        Polled::Pending(state.to_string())
                     }
-                    Some(other) => Poll::Failed(other.to_string()),
-                    None => Poll::Unsure(NO_STATUS.to_owned()),
+                    Some(other) => Polled::Failed(other.to_string()),
+                    None => Polled::Unsure(NO_STATUS.to_owned()),
                 },
             })
         })
@@ -234,15 +223,17 @@ impl PrivateNetworks {
         poll_until(what, options, || async {
             let current = self.get(network).await?;
             Ok(match current.member(server) {
-                None => Poll::Done(()),
+                None => Polled::Done(()),
                 Some(member) => match &member.status {
-                    Some(state @ NetworkMemberStatus::Removing) => Poll::Pending(state.to_string()),
+                    Some(state @ NetworkMemberStatus::Removing) => {
+                        Polled::Pending(state.to_string())
+                    }
                     Some(
                         state
                         @ (NetworkMemberStatus::Configured | NetworkMemberStatus::Configuring),
-                    ) => Poll::Unsure(state.to_string()),
-                    Some(other) => Poll::Failed(other.to_string()),
-                    None => Poll::Unsure(NO_STATUS.to_owned()),
+                    ) => Polled::Unsure(state.to_string()),
+                    Some(other) => Polled::Failed(other.to_string()),
+                    None => Polled::Unsure(NO_STATUS.to_owned()),
                 },
             })
         })

@@ -7,21 +7,21 @@ use super::model::{
 use crate::model::{BitRate, PrivateNetworkId, RateUnit};
 use crate::read::Records;
 use crate::read::shapes::{list_metadata, list_under};
-use crate::read::text::{self, Reading};
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::text::{self, Parsed};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// `{_metadata:{totalCount,…}, privateNetworks:[…]}`: where the networks are, and
 /// the `totalCount` (into `total`) the pager follows.
 pub(crate) fn networks<'a>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'a>,
     total: &mut Option<u64>,
 ) -> Result<Records<'a>, FieldError> {
-    cx.object(body, |f| {
+    cursor.object(body, |f| {
         let (count, metadata) = list_metadata(f);
         *total = count;
         let records = list_under(f, "privateNetworks")?;
-        let mut extra = f.rest();
+        let mut extra = f.unread();
         extra.extend(metadata);
         Ok(Records {
             path: "privateNetworks".to_owned(),
@@ -32,8 +32,8 @@ pub(crate) fn networks<'a>(
 }
 
 /// A list item: no members (the list view has none).
-pub(crate) fn list_item(cx: &mut Cx, json: Json<'_>) -> Result<PrivateNetwork, FieldError> {
-    cx.object(json, |f| {
+pub(crate) fn list_item(cursor: &mut Cursor, json: Json<'_>) -> Result<PrivateNetwork, FieldError> {
+    cursor.object(json, |f| {
         Ok(PrivateNetwork {
             id: f.id("id")?,
             name: f.text("name"),
@@ -42,7 +42,7 @@ pub(crate) fn list_item(cx: &mut Cx, json: Json<'_>) -> Result<PrivateNetwork, F
             created_at: f.parsed("createdAt", text::offset_date_time),
             updated_at: f.parsed("updatedAt", text::offset_date_time),
             members: None,
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -51,14 +51,14 @@ pub(crate) fn list_item(cx: &mut Cx, json: Json<'_>) -> Result<PrivateNetwork, F
 /// say the array holds the detail; should it hold several, the one asked for).
 pub(crate) fn detail_in_array(
     id: &PrivateNetworkId,
-) -> impl for<'a> FnOnce(&mut Cx, Json<'a>) -> Result<PrivateNetwork, FieldError> + '_ {
-    move |cx, body| {
+) -> impl for<'a> FnOnce(&mut Cursor, Json<'a>) -> Result<PrivateNetwork, FieldError> + '_ {
+    move |cursor, body| {
         let items = match body {
             Json::Array(items) => items,
             // A detail not wrapped in an array is read all the same.
             object @ Json::Object(_) => vec![object],
             other => {
-                return Err(cx.error(
+                return Err(cursor.error(
                     "",
                     format!(
                         "expected an array holding the network, found {}",
@@ -70,7 +70,7 @@ pub(crate) fn detail_in_array(
         let count = items.len();
         let mut networks = Vec::with_capacity(count);
         for (index, item) in items.into_iter().enumerate() {
-            networks.push(cx.within(&format!("[{index}]"), |cx| detail(cx, item))?);
+            networks.push(cursor.within(&format!("[{index}]"), |cursor| detail(cursor, item))?);
         }
         let position = if count == 1 {
             Some(0)
@@ -78,7 +78,7 @@ pub(crate) fn detail_in_array(
             networks.iter().position(|n| &n.id == id)
         };
         position.map(|p| networks.swap_remove(p)).ok_or_else(|| {
-            cx.error(
+            cursor.error(
                 "",
                 format!("expected the private network {id} in the array, found {count} other(s)"),
             )
@@ -86,8 +86,8 @@ pub(crate) fn detail_in_array(
     }
 }
 
-fn detail(cx: &mut Cx, json: Json<'_>) -> Result<PrivateNetwork, FieldError> {
-    cx.object(json, |f| {
+fn detail(cursor: &mut Cursor, json: Json<'_>) -> Result<PrivateNetwork, FieldError> {
+    cursor.object(json, |f| {
         Ok(PrivateNetwork {
             id: f.id("id")?,
             name: f.text("name"),
@@ -96,7 +96,7 @@ fn detail(cx: &mut Cx, json: Json<'_>) -> Result<PrivateNetwork, FieldError> {
             created_at: f.parsed("createdAt", text::offset_date_time),
             updated_at: f.parsed("updatedAt", text::offset_date_time),
             members: Some(f.objects("bareMetals", member)),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -111,11 +111,11 @@ fn member(f: &mut Fields<'_, '_>) -> Result<PrivateNetworkMember, FieldError> {
         gateway: f.parsed("gateway", ip),
         netmask: f.parsed("netmask", ip),
         port_speed: f.parsed("portSpeed", port_speed),
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }
 
-fn ip(text: &str) -> Reading<std::net::IpAddr> {
+fn ip(text: &str) -> Parsed<std::net::IpAddr> {
     text.trim()
         .parse()
         .map_err(|_| format!("expected an IP address, found {}", text::found(text)))
@@ -123,7 +123,7 @@ fn ip(text: &str) -> Reading<std::net::IpAddr> {
 
 /// A port speed: a number with its unit (`"1 Gbps"`), or a bare number, which is in
 /// Mbps (the unit switch ports are rated in: the samples send `"1000"`).
-fn port_speed(value: &str) -> Reading<BitRate> {
+fn port_speed(value: &str) -> Parsed<BitRate> {
     match text::decimal(value) {
         Ok(amount) if !amount.is_sign_negative() => Ok(BitRate {
             amount,
@@ -134,24 +134,30 @@ fn port_speed(value: &str) -> Reading<BitRate> {
 }
 
 /// `{id, message}` → the created network.
-pub(crate) fn created(cx: &mut Cx, body: Json<'_>) -> Result<CreatedPrivateNetwork, FieldError> {
-    cx.object(body, |f| {
+pub(crate) fn created(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<CreatedPrivateNetwork, FieldError> {
+    cursor.object(body, |f| {
         Ok(CreatedPrivateNetwork {
             id: f.id("id")?,
             message: f.text("message"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
 
 /// `{message}` → the deletion's message, if any.
-pub(crate) fn deleted(cx: &mut Cx, body: Json<'_>) -> Result<DeletedPrivateNetwork, FieldError> {
+pub(crate) fn deleted(
+    cursor: &mut Cursor,
+    body: Json<'_>,
+) -> Result<DeletedPrivateNetwork, FieldError> {
     match body {
         Json::Null => Ok(DeletedPrivateNetwork::default()),
-        body => cx.object(body, |f| {
+        body => cursor.object(body, |f| {
             Ok(DeletedPrivateNetwork {
                 message: f.text("message"),
-                extra: f.rest(),
+                extra: f.unread(),
             })
         }),
     }

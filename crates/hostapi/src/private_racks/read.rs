@@ -3,15 +3,15 @@
 use super::model::{PrivateRack, RackLocation};
 use crate::read::records::{hosting_contract, sla};
 use crate::read::shapes::wrapped;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// `{privateRacks:[{privateRack:{privateRackId}}]}`: the member the racks are under.
 pub(crate) const RACKS: &str = "privateRacks";
 
 /// `{privateRack:…}` → the rack (the list's items carry only the id; the detail
 /// everything).
-pub(crate) fn wrapped_rack(cx: &mut Cx, json: Json<'_>) -> Result<PrivateRack, FieldError> {
-    wrapped(cx, json, "privateRack", rack)
+pub(crate) fn wrapped_rack(cursor: &mut Cursor, json: Json<'_>) -> Result<PrivateRack, FieldError> {
+    wrapped(cursor, json, "privateRack", rack)
 }
 
 fn rack(f: &mut Fields<'_, '_>) -> Result<PrivateRack, FieldError> {
@@ -28,10 +28,10 @@ fn rack(f: &mut Fields<'_, '_>) -> Result<PrivateRack, FieldError> {
             site: l.text("site"),
             suite: l.text("suite"),
             cabinet: l.text("cabinet"),
-            extra: l.rest(),
+            extra: l.unread(),
         }),
         id,
         name,
-        extra: f.rest(),
+        extra: f.unread(),
     })
 }

@@ -2,9 +2,9 @@
 //! module docs of [`crate::read`]).
 //!
 //! A [`Fields`] holds the members of one object. Each getter takes its member out and
-//! reads it; what nobody took becomes the record's `extra` ([`Fields::rest`]). A value
+//! reads it; what nobody took becomes the record's `extra` ([`Fields::unread`]). A value
 //! the getter cannot read is put back (so it lands in `extra`, as sent) and a
-//! [`Warning`] naming its path is recorded in the [`Cx`]. Only a record's identity is
+//! [`Warning`] naming its path is recorded in the [`Cursor`]. Only a record's identity is
 //! required: [`Fields::id`] fails with a [`FieldError`], which fails that record.
 
 use std::borrow::Cow;
@@ -12,13 +12,14 @@ use std::borrow::Cow;
 use rust_decimal::Decimal;
 
 use super::json::{Json, Number};
-use super::text::{self, Reading};
+use super::text::{self, Parsed};
 use crate::Secret;
 use crate::model::{Extra, WireId};
 
-/// Where reading is, and what it could not read.
+/// Where reading is in an answer (the JSON path of the object being read), and the
+/// warnings of what it could not read there.
 #[derive(Debug, Default)]
-pub(crate) struct Cx {
+pub(crate) struct Cursor {
     /// The JSON path of the object being read (`bareMetals[3].bareMetal`).
     path: String,
     warnings: Vec<Warning>,
@@ -43,8 +44,8 @@ pub(crate) struct FieldError {
     pub(crate) message: String,
 }
 
-impl Cx {
-    /// A context at the JSON path `path` (empty for the body itself).
+impl Cursor {
+    /// A cursor at the JSON path `path` (empty for the body itself).
     pub(crate) fn at(path: impl Into<String>) -> Self {
         let mut path = path.into();
         // Room for the keys and indexes reading adds below it, so that the path is not
@@ -111,7 +112,10 @@ impl Cx {
         members: Vec<(Cow<'a, str>, Json<'a>)>,
         read: impl FnOnce(&mut Fields<'_, 'a>) -> T,
     ) -> T {
-        read(&mut Fields { cx: self, members })
+        read(&mut Fields {
+            cursor: self,
+            members,
+        })
     }
 
     /// Reads `json` as an object with `read`; a value that is not an object fails.
@@ -175,14 +179,14 @@ fn items(json: Json<'_>) -> Result<Vec<Json<'_>>, Json<'_>> {
 
 /// The members of one object being read.
 pub(crate) struct Fields<'c, 'a> {
-    cx: &'c mut Cx,
+    cursor: &'c mut Cursor,
     members: Vec<(Cow<'a, str>, Json<'a>)>,
 }
 
 impl<'c, 'a> Fields<'c, 'a> {
-    /// The context (for reading nested values by hand).
-    pub(crate) fn cx(&mut self) -> &mut Cx {
-        self.cx
+    /// The cursor (for reading nested values by hand).
+    pub(crate) fn cursor(&mut self) -> &mut Cursor {
+        self.cursor
     }
 
     /// Takes the member `key` out (the first, when the key is repeated).
@@ -253,7 +257,7 @@ impl<'c, 'a> Fields<'c, 'a> {
         } else {
             message
         };
-        self.cx.warn(key, message);
+        self.cursor.warn(key, message);
         self.members.push((Cow::Owned(key.to_owned()), value));
     }
 
@@ -262,7 +266,7 @@ impl<'c, 'a> Fields<'c, 'a> {
     pub(crate) fn get<T>(
         &mut self,
         key: &str,
-        read: impl FnOnce(&Json<'a>) -> Reading<Option<T>>,
+        read: impl FnOnce(&Json<'a>) -> Parsed<Option<T>>,
     ) -> Option<T> {
         let value = self.take(key)?;
         match read(&value) {
@@ -294,7 +298,7 @@ impl<'c, 'a> Fields<'c, 'a> {
     pub(crate) fn parsed<T>(
         &mut self,
         key: &str,
-        parse: impl FnOnce(&str) -> Reading<T>,
+        parse: impl FnOnce(&str) -> Parsed<T>,
     ) -> Option<T> {
         self.get(key, |json| match text_in(json)? {
             None => Ok(None),
@@ -342,8 +346,8 @@ impl<'c, 'a> Fields<'c, 'a> {
             .map(|json| id_of(json).and_then(T::from_wire))
         {
             Some(Ok(id)) => Ok(id),
-            Some(Err(message)) => Err(self.cx.error(key, message)),
-            None => Err(self.cx.error(key, "the record's id is absent")),
+            Some(Err(message)) => Err(self.cursor.error(key, message)),
+            None => Err(self.cursor.error(key, "the record's id is absent")),
         }
     }
 
@@ -352,14 +356,14 @@ impl<'c, 'a> Fields<'c, 'a> {
     pub(crate) fn identity<T>(
         &mut self,
         key: &str,
-        parse: impl FnOnce(&str) -> Reading<T>,
+        parse: impl FnOnce(&str) -> Parsed<T>,
     ) -> Result<T, FieldError> {
         let read = match self.take(key) {
             Some(Json::String(s)) if !text::trim(&s).is_empty() => parse(text::trim(&s)),
             Some(other) => id_of(&other).and_then(|id| parse(&id)),
             None => Err("the record's id is absent".to_owned()),
         };
-        read.map_err(|message| self.cx.error(key, message))
+        read.map_err(|message| self.cursor.error(key, message))
     }
 
     /// The id of another resource this record names (a server of an IP…), checked by
@@ -384,7 +388,10 @@ impl<'c, 'a> Fields<'c, 'a> {
             return None;
         }
         match members(value) {
-            Ok(members) => Some(self.cx.within(key, |cx| read(&mut Fields { cx, members }))),
+            Ok(members) => Some(
+                self.cursor
+                    .within(key, |cursor| read(&mut Fields { cursor, members })),
+            ),
             Err(value) => {
                 let message = format!("expected an object, found {}", value.shown());
                 self.unreadable(key, value, message);
@@ -393,13 +400,13 @@ impl<'c, 'a> Fields<'c, 'a> {
         }
     }
 
-    /// A list whose items are read by `read` (given each item and the context at its
+    /// A list whose items are read by `read` (given each item and the cursor at its
     /// index): empty when absent, `null` or `""`. An item `read` cannot make sense of
     /// is left out of the list and kept in `extra` as `key[index]`, with a warning.
     pub(crate) fn list<T>(
         &mut self,
         key: &str,
-        read: impl FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        read: impl FnMut(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
     ) -> Vec<T> {
         match self.take(key) {
             Some(value) => self.list_of(key, value, read),
@@ -413,7 +420,7 @@ impl<'c, 'a> Fields<'c, 'a> {
         &mut self,
         key: &str,
         value: Json<'a>,
-        mut read: impl FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        mut read: impl FnMut(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
     ) -> Vec<T> {
         if value.is_nothing() {
             return Vec::new();
@@ -430,16 +437,16 @@ impl<'c, 'a> Fields<'c, 'a> {
         let mut failed = Vec::new();
         for (index, item) in list.into_iter().enumerate() {
             let kept = item.clone();
-            let result = self
-                .cx
-                .within(key, |cx| cx.at_index(index, |cx| read(cx, item)));
+            let result = self.cursor.within(key, |cursor| {
+                cursor.at_index(index, |cursor| read(cursor, item))
+            });
             match result {
                 Ok(value) => out.push(value),
                 Err(error) => failed.push((format!("{key}[{index}]"), kept, error)),
             }
         }
         for (name, raw, error) in failed {
-            self.cx.warnings.push(Warning {
+            self.cursor.warnings.push(Warning {
                 path: error.path,
                 message: error.message,
             });
@@ -454,17 +461,19 @@ impl<'c, 'a> Fields<'c, 'a> {
         key: &str,
         mut read: impl FnMut(&mut Fields<'_, 'a>) -> Result<T, FieldError>,
     ) -> Vec<T> {
-        self.list(key, |cx, item| cx.object(item, &mut read))
+        self.list(key, |cursor, item| cursor.object(item, &mut read))
     }
 
     /// A list of texts (see [`Fields::text`]); blank items are left out.
     pub(crate) fn texts(&mut self, key: &str) -> Vec<String> {
-        let values = self.list(key, |cx, item| text_of(&item).map_err(|m| cx.error("", m)));
+        let values = self.list(key, |cursor, item| {
+            text_of(&item).map_err(|m| cursor.error("", m))
+        });
         values.into_iter().flatten().collect()
     }
 
-    /// What nobody took (so far): the record's `extra`.
-    pub(crate) fn rest(&mut self) -> Extra {
+    /// The members no getter took (so far), taken: the record's `extra`.
+    pub(crate) fn unread(&mut self) -> Extra {
         if self.members.is_empty() {
             return Extra::new();
         }
@@ -476,13 +485,13 @@ impl<'c, 'a> Fields<'c, 'a> {
 }
 
 /// See [`Fields::text`].
-pub(crate) fn text_of(json: &Json<'_>) -> Reading<Option<String>> {
+pub(crate) fn text_of(json: &Json<'_>) -> Parsed<Option<String>> {
     text_in(json).map(|text| text.map(Cow::into_owned))
 }
 
 /// [`text_of`], borrowed from the value when it is a string (for readers that parse
 /// the text rather than keep it).
-fn text_in<'j>(json: &'j Json<'_>) -> Reading<Option<Cow<'j, str>>> {
+fn text_in<'j>(json: &'j Json<'_>) -> Parsed<Option<Cow<'j, str>>> {
     match json {
         Json::Null => Ok(None),
         Json::String(s) => {
@@ -496,7 +505,7 @@ fn text_in<'j>(json: &'j Json<'_>) -> Reading<Option<Cow<'j, str>>> {
 }
 
 /// See [`Fields::integer`].
-pub(crate) fn integer_of(json: &Json<'_>) -> Reading<Option<i128>> {
+pub(crate) fn integer_of(json: &Json<'_>) -> Parsed<Option<i128>> {
     match json {
         json if json.is_nothing() => Ok(None),
         Json::Number(Number::Int(n)) => Ok(Some(i128::from(*n))),
@@ -511,7 +520,7 @@ pub(crate) fn integer_of(json: &Json<'_>) -> Reading<Option<i128>> {
 }
 
 /// See [`Fields::decimal`].
-pub(crate) fn decimal_of(json: &Json<'_>) -> Reading<Option<Decimal>> {
+pub(crate) fn decimal_of(json: &Json<'_>) -> Parsed<Option<Decimal>> {
     match json {
         json if json.is_nothing() => Ok(None),
         Json::Number(Number::Int(n)) => Ok(Some(Decimal::from(*n))),
@@ -523,7 +532,7 @@ pub(crate) fn decimal_of(json: &Json<'_>) -> Reading<Option<Decimal>> {
 }
 
 /// See [`Fields::boolean`].
-pub(crate) fn boolean_of(json: &Json<'_>) -> Reading<Option<bool>> {
+pub(crate) fn boolean_of(json: &Json<'_>) -> Parsed<Option<bool>> {
     match json {
         json if json.is_nothing() => Ok(None),
         Json::Bool(b) => Ok(Some(*b)),
@@ -542,7 +551,7 @@ pub(crate) fn boolean_of(json: &Json<'_>) -> Reading<Option<bool>> {
 }
 
 /// An id: text (trimmed, not blank) or an integer.
-pub(crate) fn id_of(json: &Json<'_>) -> Reading<String> {
+pub(crate) fn id_of(json: &Json<'_>) -> Parsed<String> {
     match json {
         Json::String(s) if !text::trim(s).is_empty() => Ok(text::trim(s).to_owned()),
         Json::Number(Number::Int(n)) => Ok(n.to_string()),
@@ -579,14 +588,14 @@ mod tests {
             count: f.integer("count"),
             price: f.decimal("price"),
             on: f.boolean("on"),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     }
 
     fn read(body: &str) -> (Result<Thing, FieldError>, Vec<Warning>) {
-        let mut cx = Cx::at("things[0]");
-        let result = cx.object(parse(body.as_bytes()).unwrap(), thing);
-        (result, cx.take_warnings())
+        let mut cursor = Cursor::at("things[0]");
+        let result = cursor.object(parse(body.as_bytes()).unwrap(), thing);
+        (result, cursor.take_warnings())
     }
 
     #[test]
@@ -657,15 +666,15 @@ mod tests {
     fn lists_and_objects_in_their_loose_shapes() {
         let body =
             br#"{"a":{"0":"x","1":"y"},"b":[],"c":"","d":[{"id":1},"junk",{"id":2}],"e":[]}"#;
-        let mut cx = Cx::default();
-        let (texts, empty, none, ids, object) = cx
+        let mut cursor = Cursor::default();
+        let (texts, empty, none, ids, object) = cursor
             .object(parse(body).unwrap(), |f| {
                 let texts = f.texts("a");
                 let empty = f.texts("b");
                 let none = f.object("c", |f| f.text("x"));
                 let ids = f.objects("d", |f| f.id::<String>("id"));
                 let object = f.object("e", |f| f.text("x"));
-                let rest = f.rest();
+                let rest = f.unread();
                 assert_eq!(rest["d[1]"], "junk");
                 Ok((texts, empty, none, ids, object))
             })
@@ -679,29 +688,29 @@ mod tests {
             Some(None),
             "an empty array stands for an empty object"
         );
-        let warnings = cx.take_warnings();
+        let warnings = cursor.take_warnings();
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].path, "d[1]");
     }
 
     #[test]
     fn indexes_join_the_path() {
-        let mut cx = Cx::at("things");
+        let mut cursor = Cursor::at("things");
         for index in [0, 7, 10, 99, 1234] {
-            let path = cx.at_index(index, |cx| cx.error("id", "").path);
+            let path = cursor.at_index(index, |cursor| cursor.error("id", "").path);
             assert_eq!(path, format!("things[{index}].id"));
         }
-        assert_eq!(cx.error("", "").path, "things");
+        assert_eq!(cursor.error("", "").path, "things");
     }
 
     #[test]
     fn secret_values_are_not_quoted_in_warnings() {
-        let mut cx = Cx::default();
-        let _ = cx.object(
+        let mut cursor = Cursor::default();
+        let _ = cursor.object(
             parse(br#"{"rootPassword":{"x":"hunter2"}}"#).unwrap(),
             |f| Ok(f.text("rootPassword")),
         );
-        let warnings = cx.take_warnings();
+        let warnings = cursor.take_warnings();
         assert!(!warnings[0].message.contains("hunter2"), "{warnings:?}");
     }
 }

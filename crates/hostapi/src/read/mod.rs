@@ -30,7 +30,7 @@ pub(crate) mod records;
 pub(crate) mod shapes;
 pub(crate) mod text;
 
-pub(crate) use fields::{Cx, FieldError, Fields};
+pub(crate) use fields::{Cursor, FieldError, Fields};
 pub(crate) use json::Json;
 
 use std::cell::OnceCell;
@@ -128,10 +128,10 @@ impl<'r> Reading<'r> {
             None,
         )
     }
-    /// Logs what `cx` could not read, or (strictly) refuses it: the first warning
+    /// Logs what `cursor` could not read, or (strictly) refuses it: the first warning
     /// becomes the error.
-    fn finish(&self, cx: &mut Cx, body: &[u8]) -> Result<(), Error> {
-        let warnings = cx.take_warnings();
+    fn finish(&self, cursor: &mut Cursor, body: &[u8]) -> Result<(), Error> {
+        let warnings = cursor.take_warnings();
         if self.mode.strict {
             return match warnings.into_iter().next() {
                 Some(first) => Err(self.warning_error(first, body)),
@@ -181,12 +181,12 @@ impl<'r> Reading<'r> {
     pub(crate) fn one<T>(
         &self,
         body: &[u8],
-        read: impl for<'a> FnOnce(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        read: impl for<'a> FnOnce(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
     ) -> Result<T, Error> {
         let json = self.parse(body)?;
-        let mut cx = Cx::default();
-        let value = read(&mut cx, json).map_err(|e| self.field_error(e, body))?;
-        self.finish(&mut cx, body)?;
+        let mut cursor = Cursor::default();
+        let value = read(&mut cursor, json).map_err(|e| self.field_error(e, body))?;
+        self.finish(&mut cursor, body)?;
         Ok(value)
     }
 
@@ -196,8 +196,8 @@ impl<'r> Reading<'r> {
     pub(crate) fn list<T>(
         &self,
         body: &[u8],
-        items: impl for<'a> FnOnce(&mut Cx, Json<'a>) -> Result<Records<'a>, FieldError>,
-        read: impl for<'a> FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        items: impl for<'a> FnOnce(&mut Cursor, Json<'a>) -> Result<Records<'a>, FieldError>,
+        read: impl for<'a> FnMut(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
     ) -> Result<Listing<T>, Error> {
         let json = self.parse(body)?;
         self.list_in(body, json, items, read)
@@ -211,26 +211,32 @@ impl<'r> Reading<'r> {
         &self,
         body: &[u8],
         key: &'static str,
-        mut read: impl for<'a> FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        mut read: impl for<'a> FnMut(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
     ) -> Result<Listing<T>, Error> {
         let mut listing = Listing::default();
-        let mut cx = Cx::at(key);
-        let mut each =
-            |index, record| self.read_record(body, &mut cx, index, record, &mut read, &mut listing);
+        let mut cursor = Cursor::at(key);
+        let mut each = |index, record| {
+            self.read_record(body, &mut cursor, index, record, &mut read, &mut listing)
+        };
         let mut repeated = json::Repeated::default();
         let (json, streamed) = json::parse_streaming(body, key, &mut each, &mut repeated)
             .map_err(|e| unparsable(self.call, body, e, self.scrub))?;
         self.repeated(&repeated, body)?;
         if !streamed {
-            return self.list_in(body, json, |cx, json| shapes::items(cx, json, key), read);
+            return self.list_in(
+                body,
+                json,
+                |cursor, json| shapes::items(cursor, json, key),
+                read,
+            );
         }
         // The body is an object (the list was one of its members): what else it holds
         // is the listing's `extra`.
-        let mut cx = Cx::default();
-        let extra = cx
-            .object(json, |f| Ok(f.rest()))
+        let mut cursor = Cursor::default();
+        let extra = cursor
+            .object(json, |f| Ok(f.unread()))
             .map_err(|e| self.field_error(e, body))?;
-        self.finish(&mut cx, body)?;
+        self.finish(&mut cursor, body)?;
         listing.extend_extra(extra);
         Ok(listing)
     }
@@ -240,23 +246,23 @@ impl<'r> Reading<'r> {
         &self,
         body: &[u8],
         json: Json<'a>,
-        items: impl FnOnce(&mut Cx, Json<'a>) -> Result<Records<'a>, FieldError>,
-        mut read: impl FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        items: impl FnOnce(&mut Cursor, Json<'a>) -> Result<Records<'a>, FieldError>,
+        mut read: impl FnMut(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
     ) -> Result<Listing<T>, Error> {
-        let mut cx = Cx::default();
+        let mut cursor = Cursor::default();
         let Records {
             path,
             items: records,
             extra,
-        } = items(&mut cx, json).map_err(|e| self.field_error(e, body))?;
-        self.finish(&mut cx, body)?;
+        } = items(&mut cursor, json).map_err(|e| self.field_error(e, body))?;
+        self.finish(&mut cursor, body)?;
         let mut listing = Listing::with_capacity(records.len());
         listing.extend_extra(extra);
         // One context for all the records: each is read at `path[index]`, and its
         // warnings are taken by `finish`.
-        let mut cx = Cx::at(path);
+        let mut cursor = Cursor::at(path);
         for (index, record) in records.into_iter().enumerate() {
-            self.read_record(body, &mut cx, index, record, &mut read, &mut listing);
+            self.read_record(body, &mut cursor, index, record, &mut read, &mut listing);
         }
         Ok(listing)
     }
@@ -266,17 +272,17 @@ impl<'r> Reading<'r> {
     fn read_record<'a, T>(
         &self,
         body: &[u8],
-        cx: &mut Cx,
+        cursor: &mut Cursor,
         index: usize,
         record: Json<'a>,
-        read: &mut impl FnMut(&mut Cx, Json<'a>) -> Result<T, FieldError>,
+        read: &mut impl FnMut(&mut Cursor, Json<'a>) -> Result<T, FieldError>,
         listing: &mut Listing<T>,
     ) {
-        let outcome = match cx.at_index(index, |cx| read(cx, record)) {
-            Ok(value) => self.finish(cx, body).map(|()| value),
+        let outcome = match cursor.at_index(index, |cursor| read(cursor, record)) {
+            Ok(value) => self.finish(cursor, body).map(|()| value),
             Err(error) => {
                 // The record fails as a whole: what it warned about goes with it.
-                cx.take_warnings();
+                cursor.take_warnings();
                 Err(self.field_error(error, body))
             }
         };
@@ -311,8 +317,11 @@ fn log_warning(call: &CallInfo, warning: &fields::Warning, scrub: &Scrubber) {
 mod tests {
     use super::*;
 
-    fn id_and_name(cx: &mut Cx, json: Json<'_>) -> Result<(String, Option<String>), FieldError> {
-        cx.object(json, |f| Ok((f.id("id")?, f.text("name"))))
+    fn id_and_name(
+        cursor: &mut Cursor,
+        json: Json<'_>,
+    ) -> Result<(String, Option<String>), FieldError> {
+        cursor.object(json, |f| Ok((f.id("id")?, f.text("name"))))
     }
 
     /// What a listing holds, in a form to compare.
@@ -358,7 +367,7 @@ mod tests {
             ] {
                 let after = reading.list(
                     body.as_bytes(),
-                    |cx, json| shapes::items(cx, json, "things"),
+                    |cursor, json| shapes::items(cursor, json, "things"),
                     id_and_name,
                 );
                 let during = reading.list_at(body.as_bytes(), "things", id_and_name);

@@ -25,7 +25,7 @@ pub(crate) fn hosting_contract(
         start_date: f.parsed("startDate", text::any_date),
         end_date: f.parsed("endDate", text::any_date),
         term: f.parsed("contractTerm", text::contract_term),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
@@ -34,6 +34,6 @@ pub(crate) fn sla(f: &mut Fields<'_, '_>) -> Sla {
     Sla {
         name: f.text("sla"),
         monthly_price: f.decimal("pricePerMonth"),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }

@@ -1,21 +1,21 @@
 //! The wrappers the wire puts around records and lists (`{bareMetals:[{bareMetal:…}]}`,
 //! `{virtualServers:[record]}`…), taken off in one way everywhere.
 
-use super::{Cx, FieldError, Fields, Json, Records};
+use super::{Cursor, FieldError, Fields, Json, Records};
 
 /// The records under `key` of the answer object, and its other members. A list that is
 /// absent, `null` or `""` is empty.
 pub(crate) fn items<'a>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     body: Json<'a>,
     key: &'static str,
 ) -> Result<Records<'a>, FieldError> {
-    cx.object(body, |f| {
+    cursor.object(body, |f| {
         let items = list_under(f, key)?;
         Ok(Records {
             path: key.to_owned(),
             items,
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -39,7 +39,7 @@ pub(crate) fn list_under<'a>(
             Ok(numbered.into_iter().map(|(_, v)| v).collect())
         }
         Some(other) => Err(f
-            .cx()
+            .cursor()
             .error(key, format!("expected a list, found {}", other.shown()))),
     }
 }
@@ -47,17 +47,19 @@ pub(crate) fn list_under<'a>(
 /// The object under `key` of a wrapper object, read by `read`; the wrapper's other
 /// members join the record's `extra` (as `<member>` of the wrapper).
 pub(crate) fn wrapped<'a, T: HasExtra>(
-    cx: &mut Cx,
+    cursor: &mut Cursor,
     json: Json<'a>,
     key: &'static str,
     read: fn(&mut Fields<'_, 'a>) -> Result<T, FieldError>,
 ) -> Result<T, FieldError> {
-    cx.object(json, |wrapper| {
+    cursor.object(json, |wrapper| {
         let inner = wrapper
             .take(key)
-            .ok_or_else(|| wrapper.cx().error(key, "the record is absent"))?;
-        let mut record = wrapper.cx().within(key, |cx| cx.object(inner, read))?;
-        record.extra_mut().extend(wrapper.rest());
+            .ok_or_else(|| wrapper.cursor().error(key, "the record is absent"))?;
+        let mut record = wrapper
+            .cursor()
+            .within(key, |cursor| cursor.object(inner, read))?;
+        record.extra_mut().extend(wrapper.unread());
         Ok(record)
     })
 }
@@ -87,7 +89,7 @@ pub(crate) fn list_metadata(f: &mut Fields<'_, '_>) -> (Option<u64>, crate::Extr
         let total = m.integer::<u64>("totalCount");
         // The page the server applied: known, and of no use past this page.
         let _ = (m.integer::<u64>("limit"), m.integer::<u64>("offset"));
-        (total, m.rest())
+        (total, m.unread())
     });
     match found {
         Some((total, rest)) => (total, prefixed("_metadata", rest).collect()),
@@ -112,7 +114,7 @@ pub(crate) fn texts_in(
     key: &'static str,
     inner: &'static str,
 ) -> (Vec<String>, crate::Extra) {
-    let found = f.object(key, |o| (o.texts(inner), o.rest()));
+    let found = f.object(key, |o| (o.texts(inner), o.unread()));
     match found {
         Some((texts, rest)) => (texts, prefixed(key, rest).collect()),
         None => (Vec::new(), crate::Extra::new()),

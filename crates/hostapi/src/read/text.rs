@@ -23,7 +23,7 @@ pub(crate) fn trim(text: &str) -> &str {
 }
 
 /// What a reader expected, and what it found instead.
-pub(crate) type Reading<T> = Result<T, String>;
+pub(crate) type Parsed<T> = Result<T, String>;
 
 /// `value` in a message: quoted, cut at 60 characters.
 pub(crate) fn found(value: &str) -> String {
@@ -36,7 +36,7 @@ pub(crate) fn found(value: &str) -> String {
 }
 
 /// A boolean from `true`/`false`, `1`/`0` or `yes`/`no`, in any letter case.
-pub(crate) fn boolean(text: &str) -> Reading<bool> {
+pub(crate) fn boolean(text: &str) -> Parsed<bool> {
     let word = trim(text);
     let is = |spellings: &[&str]| spellings.iter().any(|s| word.eq_ignore_ascii_case(s));
     if is(&["true", "yes", "1"]) {
@@ -56,7 +56,7 @@ pub(crate) fn boolean(text: &str) -> Reading<bool> {
 /// 1250 or 1.25 depending on who wrote it) and refused. A currency sign before or
 /// after the number is ignored. The value is normalised (`129.00` reads as `129`), so
 /// one amount has one representation whatever the wire's spelling.
-pub(crate) fn decimal(text: &str) -> Reading<Decimal> {
+pub(crate) fn decimal(text: &str) -> Parsed<Decimal> {
     let number = trim(
         trim(text)
             .trim_start_matches(['€', '$', '£'])
@@ -93,7 +93,7 @@ fn thousands_removed(number: &str) -> Option<String> {
 
 /// An exact decimal from a JSON number: the shortest text that reads back as the same
 /// `f64`, so `12.99` stays `12.99` rather than `12.9900000000000002131628…`.
-pub(crate) fn decimal_from_f64(value: f64) -> Reading<Decimal> {
+pub(crate) fn decimal_from_f64(value: f64) -> Parsed<Decimal> {
     if !value.is_finite() {
         return Err(format!("expected a finite number, found {value}"));
     }
@@ -101,7 +101,7 @@ pub(crate) fn decimal_from_f64(value: f64) -> Reading<Decimal> {
 }
 
 /// An integer from text (`"10"`, `" 10 "`, `"10.0"`).
-pub(crate) fn integer(text: &str) -> Reading<i128> {
+pub(crate) fn integer(text: &str) -> Parsed<i128> {
     let trimmed = trim(text);
     let plain = trimmed.strip_prefix('+').unwrap_or(trimmed);
     if let Ok(n) = plain.parse::<i128>() {
@@ -153,7 +153,7 @@ fn digits(text: &[u8]) -> Option<u32> {
 
 /// Local ISO 8601 without offset: `YYYY-MM-DDThh:mm:ss` (a space instead of `T`,
 /// fractional seconds and a missing seconds field are accepted too).
-pub(crate) fn local_date_time(text: &str) -> Reading<NaiveDateTime> {
+pub(crate) fn local_date_time(text: &str) -> Parsed<NaiveDateTime> {
     let text = trim(text);
     if let Some(plain) = plain_date_time(text.as_bytes()) {
         return Ok(plain);
@@ -175,7 +175,7 @@ pub(crate) fn local_date_time(text: &str) -> Reading<NaiveDateTime> {
 
 /// A timestamp with an offset: `YYYY-MM-DDThh:mm:ss+hhmm` (the wire's form), `+hh:mm`
 /// or `Z` (RFC 3339), with optional fractional seconds.
-pub(crate) fn offset_date_time(text: &str) -> Reading<DateTime<FixedOffset>> {
+pub(crate) fn offset_date_time(text: &str) -> Parsed<DateTime<FixedOffset>> {
     let text = trim(text);
     DateTime::parse_from_rfc3339(text)
         .ok()
@@ -193,7 +193,7 @@ pub(crate) fn offset_date_time(text: &str) -> Reading<DateTime<FixedOffset>> {
 }
 
 /// A date shown as `Mon d, yyyy` (`Jan 5, 2024`; full month names too).
-pub(crate) fn month_day_year(text: &str) -> Reading<NaiveDate> {
+pub(crate) fn month_day_year(text: &str) -> Parsed<NaiveDate> {
     let text = trim(text);
     ["%b %d, %Y", "%B %d, %Y", "%b %e, %Y"]
         .iter()
@@ -202,7 +202,7 @@ pub(crate) fn month_day_year(text: &str) -> Reading<NaiveDate> {
 }
 
 /// A date shown as `DD-MM-YYYY`.
-pub(crate) fn day_month_year(text: &str) -> Reading<NaiveDate> {
+pub(crate) fn day_month_year(text: &str) -> Parsed<NaiveDate> {
     NaiveDate::parse_from_str(trim(text), "%d-%m-%Y").map_err(|_| {
         format!(
             "expected a date like 31-01-2024 (DD-MM-YYYY), found {}",
@@ -214,7 +214,7 @@ pub(crate) fn day_month_year(text: &str) -> Reading<NaiveDate> {
 /// Any of the wire's date spellings, as a calendar date: contract and billing dates
 /// come as `YYYY-MM-DD`, local date-times, offset timestamps, `Mon d, yyyy` or
 /// `DD-MM-YYYY` depending on the view.
-pub(crate) fn any_date(text: &str) -> Reading<NaiveDate> {
+pub(crate) fn any_date(text: &str) -> Parsed<NaiveDate> {
     let trimmed = trim(text);
     if let Some(date) = plain_date(trimmed.as_bytes()) {
         return Ok(date);
@@ -237,7 +237,7 @@ pub(crate) fn is_zero_date(text: &str) -> bool {
 }
 
 /// A point in time from Unix seconds.
-pub(crate) fn unix_seconds(seconds: i64) -> Reading<DateTime<FixedOffset>> {
+pub(crate) fn unix_seconds(seconds: i64) -> Parsed<DateTime<FixedOffset>> {
     DateTime::from_timestamp(seconds, 0)
         .map(|t| t.fixed_offset())
         .ok_or_else(|| format!("expected Unix seconds, found {seconds} (out of range)"))
@@ -256,7 +256,7 @@ fn amount_and_unit(text: &str) -> Option<(Decimal, &str)> {
 /// A data size with its unit ("1100.50 GB", "64GB", "10 Gb" — gigabits). A bare number
 /// has no unit to assume and is refused; a unit whose letter case does not say bits or
 /// bytes is kept as [`DataUnit::Unknown`].
-pub(crate) fn data_size(text: &str) -> Reading<DataSize> {
+pub(crate) fn data_size(text: &str) -> Parsed<DataSize> {
     match amount_and_unit(text) {
         Some((amount, unit)) if !unit.is_empty() => Ok(DataSize {
             amount,
@@ -354,7 +354,7 @@ pub(crate) fn data_unit(text: &str) -> DataUnit {
 
 /// A rate with its unit: bits per second ("11 Mbps", "100 Mbit/s", "1 Gbps") or bytes
 /// per second ("5 MBps", "5 MB/s"), told apart by letter case.
-pub(crate) fn bit_rate(text: &str) -> Reading<BitRate> {
+pub(crate) fn bit_rate(text: &str) -> Parsed<BitRate> {
     match amount_and_unit(text) {
         Some((amount, unit)) if !unit.is_empty() => Ok(BitRate {
             amount,
@@ -392,7 +392,7 @@ pub(crate) fn rate_unit(text: &str) -> RateUnit {
 /// integer, `3` or `"3"`), `"1 year"`, `"2 years"`, the display form `"3 year(s)"`, and
 /// the same with months (`"12 months"`, `"1 month(s)"`, `"6 mos"`); any letter case,
 /// with or without a space before the unit.
-pub(crate) fn contract_term(text: &str) -> Reading<ContractTerm> {
+pub(crate) fn contract_term(text: &str) -> Parsed<ContractTerm> {
     let text = trim(text);
     let error = || {
         format!(

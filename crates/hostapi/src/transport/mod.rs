@@ -4,10 +4,13 @@
 //!  BareMetals::get(id)                      a resource group's method (e.g. bare_metal/mod.rs)
 //!    │  checks its arguments: nothing is sent when they are wrong
 //!    ▼
+//!  Handle::call(|| builder)                 handle.rs: the operation is the builder's
+//!    ▼
 //!  Transport::call(operation, || request)   send.rs: one call, attempt after attempt
 //!    │  each attempt:
-//!    │    a generated builder makes the request    hostapi-raw-*: `request()` (path, query, body)
-//!    │    hooks.prepare adds the credentials      hooks.rs (X-Svc-Auth, or the CDN signature)
+//!    │    a generated builder makes the request    hostapi-raw-*: `OperationBuilder::request()`
+//!    │    route::check, against the operation      route.rs: method and path template
+//!    │    credentials.prepare adds the credentials credentials.rs (X-Svc-Auth, or the CDN signature)
 //!    │    reqwest sends it                         no redirect followed, no Referer sent
 //!    │    the answer is read to its end, bounded   2XX: at most max_answer_bytes; else 64 KiB
 //!    │  then: hand the answer on, retry (retry.rs: which failures, how long to wait), or
@@ -20,14 +23,15 @@
 //! ```
 //!
 //! The generated code only builds requests (each builder's `request()`, which
-//! `hostapi-codegen` adds beside progenitor's `send()`): the facade prepares, sends and
-//! reads them itself, so it holds each request it sends (its method and path go into the
-//! call's record) and each answer it reads, and nothing is decoded twice. Requests the
-//! generated builders cannot make (a nested form, a PNG answer) are built by hand and go
-//! the same way. Each finished call logs one `hostapi: call` line at debug level
+//! `hostapi-codegen` makes from progenitor's `send()`), and names the operation each is
+//! for (`OperationBuilder::OPERATION`, which the call takes as its own): the facade
+//! prepares, sends and reads them itself, so it holds each request it sends (its method
+//! and path go into the call's record) and each answer it reads, and nothing is decoded
+//! twice. The two requests the builders make only in part (a nested install form, a
+//! usage graph as PNG) are their builder's request changed, and go the same way. Each finished call logs one `hostapi: call` line at debug level
 //! (operation, method, path, status, attempts, time, ok); retries log at info.
 
-pub(crate) mod hooks;
+pub(crate) mod credentials;
 #[cfg(test)]
 pub(crate) mod hostile_ids_tests;
 pub(crate) mod retry;

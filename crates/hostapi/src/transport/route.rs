@@ -1,8 +1,9 @@
 //! Every request goes to its operation's path, or is not sent.
 //!
-//! `hostapi-codegen` names each generated builder's operation (operationId, method,
-//! path template) and lists them per raw crate (`OPERATIONS`). After a request is
-//! built — by a generated builder or by hand — and before anything is sent, its method
+//! `hostapi-codegen` makes each generated builder name its operation (operationId,
+//! method, path template: `OperationBuilder::OPERATION`) and lists them per raw crate
+//! (`OPERATIONS`); a call takes its operation from its builder's type. After a request
+//! is built, and before anything is sent, its method
 //! must be its operation's and its path must be the base URL's path followed by the
 //! template: as many segments, every literal segment as written, and every parameter
 //! one non-empty segment that is not `.` or `..` and does not decode to a `/`, `\` or
@@ -10,56 +11,16 @@
 //! which the segment count catches; an id can therefore never make a request reach
 //! another path, whatever the server sent.
 
+use hostapi_raw_operation::{BuiltRequest, Operation, OperationBuilder};
+
 use crate::Error;
 
-/// One operation of the three interfaces, as its spec names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Route {
-    pub(crate) id: &'static str,
-    pub(crate) method: &'static str,
-    pub(crate) path: &'static str,
-}
-
-macro_rules! routes_of {
-    ($($raw:ident),*) => {
-        /// The operations named `operation` (the v1 and cloud interfaces share some
-        /// names), from each raw crate's sorted table.
-        fn named(operation: &str) -> impl Iterator<Item = Route> + '_ {
-            std::iter::empty()
-                $(.chain(find($raw::OPERATIONS, |o| o.id, operation).map(|o| Route {
-                    id: o.id,
-                    method: o.method,
-                    path: o.path,
-                })))*
-        }
-
-        /// Every operation of the three interfaces.
-        pub(crate) fn all() -> Vec<Route> {
-            let mut all = Vec::new();
-            $(all.extend($raw::OPERATIONS.iter().map(|o| Route {
-                id: o.id,
-                method: o.method,
-                path: o.path,
-            }));)*
-            all
-        }
-    };
-}
-
-routes_of!(hostapi_raw_infra, hostapi_raw_cloud, hostapi_raw_cdn);
-
-/// The entry of a table sorted by operationId with the id `operation`.
-fn find<'t, T>(table: &'t [T], id: fn(&T) -> &str, operation: &str) -> Option<&'t T> {
-    table
-        .binary_search_by(|entry| id(entry).cmp(operation))
-        .ok()
-        .map(|at| &table[at])
-}
-
-/// Whether `operation` is an operationId of one of the specs.
-#[cfg(test)]
-pub(crate) fn exists(operation: &str) -> bool {
-    named(operation).next().is_some()
+/// Every operation of the three interfaces.
+pub(crate) fn all() -> impl Iterator<Item = &'static Operation> {
+    hostapi_raw_infra::OPERATIONS
+        .iter()
+        .chain(hostapi_raw_cloud::OPERATIONS)
+        .chain(hostapi_raw_cdn::OPERATIONS)
 }
 
 /// The path of a base URL (`https://host/api` → `/api`; none → empty). The base URL
@@ -78,35 +39,25 @@ pub(crate) fn base_path(base_url: &str) -> &str {
 /// path then the template. The error names the operation and what is wrong; the
 /// request is then not sent.
 pub(crate) fn check(
-    operation: &str,
+    operation: &Operation,
     base_path: &str,
     request: &reqwest::Request,
 ) -> Result<(), Error> {
     let method = request.method().as_str();
     let path = request.url().path();
-    let mut known = false;
-    let mut why = String::new();
-    for route in named(operation) {
-        known = true;
-        if route.method != method {
-            why = format!("is {} {}, not {method}", route.method, route.path);
-            continue;
-        }
-        match matches(route.path, base_path, path) {
+    let why = if operation.method != method {
+        format!("is {} {}, not {method}", operation.method, operation.path)
+    } else {
+        match matches(operation.path, base_path, path) {
             Ok(()) => return Ok(()),
-            Err(reason) => why = format!("must go to {}: {reason}", route.path),
+            Err(reason) => format!("must go to {}: {reason}", operation.path),
         }
-    }
-    if !known {
-        return Err(Error::invalid(
-            "request",
-            format!("`{operation}` is not an operation of the specs; nothing was sent"),
-        ));
-    }
+    };
     Err(Error::invalid(
         "request",
         format!(
-            "`{operation}` {why} (the request was for `{}`); nothing was sent",
+            "`{}` {why} (the request was for `{}`); nothing was sent",
+            operation.id,
             path.escape_debug()
         ),
     ))
@@ -208,58 +159,62 @@ pub(crate) fn wire_id_requests(text: &str) -> Result<usize, String> {
     let base = "http://127.0.0.1:9/base";
     let mut built = 0;
     for id in ids.iter().flatten() {
-        for route in all() {
-            let path: Vec<String> = route
-                .path
-                .split('/')
-                .map(|segment| {
-                    if segment.starts_with('{') {
-                        progenitor_client::encode_path(id)
-                    } else {
-                        segment.to_owned()
-                    }
-                })
-                .collect();
-            let url = reqwest::Url::parse(&format!("{base}{}", path.join("/")))
-                .map_err(|e| format!("{route:?} with {id:?}: not a URL: {e}"))?;
-            let method = reqwest::Method::from_bytes(route.method.as_bytes())
-                .map_err(|e| format!("{route:?}: {e}"))?;
-            let request = reqwest::Request::new(method, url);
-            on_template(route.id, base_path(base), &request, id)?;
+        for operation in all() {
+            let request = request_for(operation, base, id)?;
+            on_template(operation, base_path(base), &request, id)?;
             built += 1;
         }
         let client = fuzz_client(base)?;
         let (infra, cloud) = (&client.inner.infra, &client.inner.cloud);
         let generated = [
-            (
-                "getBareMetal",
-                infra.get_bare_metal().bare_metal_id(id.as_str()).request(),
-            ),
-            (
-                "deleteDnsRecord",
+            made(infra.get_bare_metal().bare_metal_id(id.as_str())),
+            made(
                 infra
                     .delete_dns_record()
                     .domainname(id.as_str())
-                    .record_id(id.as_str())
-                    .request(),
+                    .record_id(id.as_str()),
             ),
-            (
-                "getVirtualServerCredential",
+            made(
                 cloud
                     .get_virtual_server_credential()
                     .id(id.as_str())
                     .credential_type("OPERATING_SYSTEM")
-                    .username(id.as_str())
-                    .request(),
+                    .username(id.as_str()),
             ),
         ];
         for (operation, request) in generated {
-            let request = request.map_err(|e| format!("{operation} with {id:?}: {e}"))?;
+            let request = request.map_err(|e| format!("{} with {id:?}: {e}", operation.id))?;
             on_template(operation, base_path(base), &request, id)?;
             built += 1;
         }
     }
     Ok(built)
+}
+
+/// A builder's operation and request.
+fn made<B: OperationBuilder>(builder: B) -> (&'static Operation, BuiltRequest) {
+    (&B::OPERATION, builder.request())
+}
+
+/// A request for `operation` with every parameter `value`, built as the generated
+/// builders build it (`encode_path`, then URL parsing).
+fn request_for(operation: &Operation, base: &str, value: &str) -> Result<reqwest::Request, String> {
+    let path: Vec<String> = operation
+        .path
+        .split('/')
+        .map(|segment| {
+            if segment.starts_with('{') {
+                progenitor_client::encode_path(value)
+            } else {
+                segment.to_owned()
+            }
+        })
+        .collect();
+    let url = reqwest::Url::parse(&format!("{base}{}", path.join("/")))
+        .map_err(|e| format!("{operation:?} with {value:?}: not a URL: {e}"))?;
+    let method = reqwest::Method::from_bytes(operation.method.as_bytes())
+        .map_err(|e| format!("{operation:?}: {e}"))?;
+    Ok(reqwest::Request::new(method, url))
 }
 
 /// The client whose generated builders [`wire_id_requests`] uses (made once: its TLS
@@ -281,22 +236,19 @@ fn fuzz_client(base: &str) -> Result<&'static crate::Client, String> {
 /// A request built from an id that passed its rule: the check lets it through, and
 /// its path has as many segments as the template.
 fn on_template(
-    operation: &str,
+    operation: &Operation,
     base: &str,
     request: &reqwest::Request,
     id: &str,
 ) -> Result<(), String> {
-    check(operation, base, request).map_err(|e| {
-        format!("{operation}: an id that passed its rule ({id:?}) was refused: {e}")
-    })?;
+    let name = operation.id;
+    check(operation, base, request)
+        .map_err(|e| format!("{name}: an id that passed its rule ({id:?}) was refused: {e}"))?;
     let segments = request.url().path().split('/').count();
-    let wanted = named(operation)
-        .filter(|route| route.method == request.method().as_str())
-        .map(|route| base.split('/').count() + route.path.split('/').count() - 1)
-        .collect::<Vec<_>>();
-    if !wanted.contains(&segments) {
+    let wanted = base.split('/').count() + operation.path.split('/').count() - 1;
+    if segments != wanted {
         return Err(format!(
-            "{operation}: {} has {segments} segments, the template {wanted:?}",
+            "{name}: {} has {segments} segments, the template {wanted}",
             request.url().path()
         ));
     }
@@ -322,23 +274,16 @@ mod tests {
         "..%2f",
     ];
 
-    /// A request for `route` with every parameter `value`, built as the generated
-    /// builders build it (`encode_path`, then URL parsing).
-    fn built(route: &Route, base: &str, value: &str) -> Option<reqwest::Request> {
-        let path: Vec<String> = route
-            .path
-            .split('/')
-            .map(|segment| {
-                if segment.starts_with('{') {
-                    progenitor_client::encode_path(value)
-                } else {
-                    segment.to_owned()
-                }
-            })
-            .collect();
-        let url = reqwest::Url::parse(&format!("{base}{}", path.join("/"))).ok()?;
-        let method = reqwest::Method::from_bytes(route.method.as_bytes()).ok()?;
-        Some(reqwest::Request::new(method, url))
+    fn built(operation: &Operation, base: &str, value: &str) -> Option<reqwest::Request> {
+        request_for(operation, base, value).ok()
+    }
+
+    /// The v1 operation `id`.
+    fn infra(id: &str) -> &'static Operation {
+        hostapi_raw_infra::OPERATIONS
+            .iter()
+            .find(|operation| operation.id == id)
+            .expect("an operation of the v1 spec")
     }
 
     /// For every operation of the specs and every hostile value in every parameter:
@@ -346,15 +291,15 @@ mod tests {
     /// segment (`?`, `#`, `/` percent-encoded by the builder).
     #[test]
     fn no_hostile_value_takes_any_operation_off_its_template() {
-        let routes = all();
+        let routes: Vec<&Operation> = all().collect();
         assert!(routes.len() > 70, "{} operations", routes.len());
         for base in ["http://127.0.0.1:9", "http://127.0.0.1:9/api"] {
-            for route in &routes {
+            for route in routes.iter().copied() {
                 for value in HOSTILE {
                     let Some(request) = built(route, base, value) else {
                         continue;
                     };
-                    let outcome = check(route.id, base_path(base), &request);
+                    let outcome = check(route, base_path(base), &request);
                     let path = request.url().path();
                     let parameters = route.path.matches('{').count();
                     if parameters == 0 {
@@ -370,7 +315,9 @@ mod tests {
                             assert_eq!(segments, wanted.split('/').count(), "{path}");
                             assert!(!matches!(*value, ".." | "." | ""), "{path}");
                         }
-                        Err(Error::InvalidInput { argument, reason }) => {
+                        Err(Error::InvalidInput {
+                            argument, reason, ..
+                        }) => {
                             assert_eq!(argument, "request");
                             assert!(reason.contains(route.id), "{reason}");
                         }
@@ -378,7 +325,7 @@ mod tests {
                     }
                 }
                 let good = built(route, base, "1001").expect("a request");
-                let outcome = check(route.id, base_path(base), &good);
+                let outcome = check(route, base_path(base), &good);
                 assert!(outcome.is_ok(), "{} {}: {outcome:?}", route.id, good.url());
             }
         }
@@ -386,7 +333,7 @@ mod tests {
 
     #[test]
     fn the_fuzz_entry_builds_every_operation_for_a_good_id() {
-        let routes = all().len();
+        let routes = all().count();
         // "1001" is a number, a token, a UUID-like token and a user name.
         let built = wire_id_requests("1001").expect("on its templates");
         assert!(built >= routes * 5, "{built} of {routes} operations");
@@ -396,82 +343,6 @@ mod tests {
         // A domain name and a MAC address travel too.
         assert!(wire_id_requests("acme-1.com").expect("on its templates") > 0);
         assert!(wire_id_requests("00:1a:2b:3c:4d:5e").expect("on its templates") > 0);
-    }
-
-    /// Every `.call("name", …)` of the facade names an operation of the specs, and,
-    /// where the closure calls a generated builder, the builder of that operation.
-    #[test]
-    fn every_call_site_names_its_builders_operation() {
-        fn files(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
-            for entry in std::fs::read_dir(dir)
-                .expect("the source directory")
-                .flatten()
-            {
-                let path = entry.path();
-                if path.is_dir() {
-                    files(&path, found);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    found.push(path);
-                }
-            }
-        }
-        let snake = |name: &str| {
-            let mut snake = String::new();
-            for c in name.chars() {
-                if c.is_ascii_uppercase() {
-                    snake.push('_');
-                }
-                snake.push(c.to_ascii_lowercase());
-            }
-            snake
-        };
-        let mut sources = Vec::new();
-        files(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-            &mut sources,
-        );
-        let (mut names, mut builders) = (0, 0);
-        for source in sources {
-            if source.ends_with("transport/route.rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&source).expect("a source file");
-            for opening in [".call(\"", ".call_cdn(\"", ".call_raw(\""] {
-                for (at, _) in text.match_indices(opening) {
-                    let rest = &text[at + opening.len()..];
-                    let name = &rest[..rest.find('"').unwrap_or(0)];
-                    assert!(
-                        exists(name),
-                        "{}: `{name}` is no operation",
-                        source.display()
-                    );
-                    names += 1;
-                    let after: String = rest
-                        .chars()
-                        .take(240)
-                        .filter(|c| !c.is_whitespace())
-                        .collect();
-                    let builder = ["infra.", "cloud.", "cdn."].iter().find_map(|client| {
-                        let start = after.find(client)? + client.len();
-                        let end = after[start..].find("()")?;
-                        Some(after[start..start + end].to_owned())
-                    });
-                    if let Some(builder) = builder {
-                        assert_eq!(
-                            builder,
-                            snake(name),
-                            "{}: `{name}` builds with {builder}()",
-                            source.display()
-                        );
-                        builders += 1;
-                    }
-                }
-            }
-        }
-        assert!(
-            names > 70 && builders > 60,
-            "{names} names, {builders} builders"
-        );
     }
 
     #[test]
@@ -486,33 +357,32 @@ mod tests {
             &format!("{base}/v1/domains/acme.com/dnsRecords/.."),
         );
         assert_eq!(up.url().path(), "/v1/domains/acme.com/");
-        assert!(check("deleteDnsRecord", "", &up).is_err());
+        assert!(check(infra("deleteDnsRecord"), "", &up).is_err());
         let collection = request(
             reqwest::Method::DELETE,
             &format!("{base}/v1/domains/acme.com/dnsRecords/%2e"),
         );
-        assert!(check("deleteDnsRecord", "", &collection).is_err());
+        assert!(check(infra("deleteDnsRecord"), "", &collection).is_err());
         let encoded = request(
             reqwest::Method::GET,
             &format!("{base}/v1/bareMetals/7%2F..%2F..%2Fx"),
         );
-        assert!(check("getBareMetal", "", &encoded).is_err());
+        assert!(check(infra("getBareMetal"), "", &encoded).is_err());
         let wrong_method = request(reqwest::Method::DELETE, &format!("{base}/v1/bareMetals/7"));
-        assert!(check("getBareMetal", "", &wrong_method).is_err());
+        assert!(check(infra("getBareMetal"), "", &wrong_method).is_err());
         let ok = request(reqwest::Method::GET, &format!("{base}/v1/bareMetals/7"));
-        assert!(check("getBareMetal", "", &ok).is_ok());
-        match check("getBareMetals", "", &ok) {
-            Err(Error::InvalidInput { reason, .. }) => {
-                assert!(reason.contains("not an operation"), "{reason}")
-            }
-            other => panic!("{other:?}"),
-        }
-        // The v1 and cloud interfaces share names: either template is the operation's.
+        assert!(check(infra("getBareMetal"), "", &ok).is_ok());
+        // The v1 and cloud interfaces share names; each operation has its own template.
         let cloud = request(
             reqwest::Method::GET,
             &format!("{base}/cloud/v2/virtualServers/c90e8a9c"),
         );
-        assert!(check("getVirtualServer", "", &cloud).is_ok());
+        let cloud_get = hostapi_raw_cloud::OPERATIONS
+            .iter()
+            .find(|operation| operation.id == "getVirtualServer")
+            .expect("a cloud operation");
+        assert!(check(cloud_get, "", &cloud).is_ok());
+        assert!(check(infra("getVirtualServer"), "", &cloud).is_err());
         assert_eq!(base_path("https://h.example/api"), "/api");
         assert_eq!(base_path("https://h.example"), "");
     }

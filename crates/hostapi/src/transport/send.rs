@@ -4,10 +4,11 @@
 use std::time::Duration;
 
 use bytes::Bytes;
+use hostapi_raw_operation::BuiltRequest;
 use progenitor_client::Error as RawError;
 use tokio::time::Instant;
 
-use super::hooks::{FacadeHooks, PREPARE_ERROR_SEPARATOR, Sent};
+use super::credentials::{Credentials, PREPARE_ERROR_SEPARATOR, Sent};
 use super::retry::{Decision, Failure, RetryPolicy, retry_after};
 use crate::error::{
     CallInfo, ErrorBody, RedirectError, StatusError, TooLargeError, TransportCause, TransportError,
@@ -15,10 +16,6 @@ use crate::error::{
 use crate::read::{ReadMode, Reading};
 use crate::scrub::Scrubber;
 use crate::{Error, Listing};
-
-/// A request for one attempt, as the generated builders' `request()` makes it (or an
-/// error naming the argument it could not convert).
-pub(crate) type Built = Result<reqwest::Request, Box<RawError<()>>>;
 
 /// How every call of one client is made and read.
 #[derive(Debug, Clone)]
@@ -124,7 +121,7 @@ impl Attempt {
 
 impl Transport {
     /// Makes one call: `build` makes the request (it is called again for each retry),
-    /// `hooks` prepare it (credentials; a CDN signature is made fresh each time),
+    /// `credentials` prepare it (a CDN signature is made fresh each time),
     /// `http` sends it, and its answer is read to the end, at most
     /// [`Transport::max_answer_bytes`] of it.
     ///
@@ -146,9 +143,9 @@ impl Transport {
         &self,
         operation: &'static str,
         options: CallOptions,
-        hooks: &FacadeHooks,
+        credentials: &Credentials,
         http: &reqwest::Client,
-        mut build: impl FnMut() -> Built,
+        mut build: impl FnMut() -> BuiltRequest,
     ) -> Result<Answer, Error> {
         let started = Instant::now();
         let mut attempts = 0u32;
@@ -162,7 +159,7 @@ impl Transport {
                 .min(self.attempt_timeout);
             // Sent (handed to reqwest) in a statement of its own, so that the request
             // and its preparation are not kept in the call's future while it waits.
-            let (sending, sent) = match prepared(build(), hooks) {
+            let (sending, sent) = match prepared(build(), credentials) {
                 Ok((request, sent)) => (Ok(http.execute(request)), sent),
                 Err(error) => (Err(error), Sent::default()),
             };
@@ -371,7 +368,10 @@ impl Transport {
 
 /// An attempt's request, built and prepared, with what it sends; or why it is not sent
 /// (an argument the builder could not convert, a missing setting).
-fn prepared(built: Built, hooks: &FacadeHooks) -> Result<(reqwest::Request, Sent), Error> {
+fn prepared(
+    built: BuiltRequest,
+    credentials: &Credentials,
+) -> Result<(reqwest::Request, Sent), Error> {
     let mut request = match built.map_err(|error| *error) {
         Ok(request) => request,
         Err(RawError::Custom(message) | RawError::InvalidRequest(message)) => {
@@ -379,7 +379,7 @@ fn prepared(built: Built, hooks: &FacadeHooks) -> Result<(reqwest::Request, Sent
         }
         Err(other) => return Err(Error::invalid("request", other)),
     };
-    let sent = hooks.prepare(&mut request).map_err(not_sent)?;
+    let sent = credentials.prepare(&mut request).map_err(not_sent)?;
     Ok((request, sent))
 }
 
@@ -390,7 +390,7 @@ fn transport_failure(error: reqwest::Error) -> Attempt {
     }
 }
 
-/// A request stopped before sending: the hooks name the missing setting; the
+/// A request stopped before sending: the credentials name the missing setting; the
 /// generated builder names the argument it could not convert.
 fn not_sent(message: String) -> Error {
     match message.split_once(PREPARE_ERROR_SEPARATOR) {
@@ -490,7 +490,7 @@ impl Answer {
     pub(crate) fn one<T>(
         &self,
         read: impl for<'a> FnOnce(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<T, Error> {
@@ -501,11 +501,11 @@ impl Answer {
     pub(crate) fn list<T>(
         &self,
         items: impl for<'a> FnOnce(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<crate::read::Records<'a>, crate::read::FieldError>,
         read: impl for<'a> FnMut(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<Listing<T>, Error> {
@@ -517,17 +517,17 @@ impl Answer {
     pub(crate) fn page<T>(
         self,
         items: impl for<'a> FnOnce(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
             &mut Option<u64>,
         ) -> Result<crate::read::Records<'a>, crate::read::FieldError>,
         read: impl for<'a> FnMut(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<crate::paging::Page<T>, Error> {
         let mut total_count = None;
-        let listing = self.list(|cx, body| items(cx, body, &mut total_count), read)?;
+        let listing = self.list(|cursor, body| items(cursor, body, &mut total_count), read)?;
         Ok(crate::paging::Page {
             listing,
             total_count,
@@ -541,7 +541,7 @@ impl Answer {
         &self,
         key: &'static str,
         read: impl for<'a> FnMut(
-            &mut crate::read::Cx,
+            &mut crate::read::Cursor,
             crate::read::Json<'a>,
         ) -> Result<T, crate::read::FieldError>,
     ) -> Result<Listing<T>, Error> {

@@ -8,10 +8,12 @@ pub use model::*;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use hostapi_raw_operation::OperationBuilder;
+
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
 use crate::model::Job;
-use crate::wait::{Poll, WaitOptions, poll_until};
+use crate::wait::{Polled, WaitOptions, poll_until};
 use crate::{Client, Error, validate};
 
 impl Client {
@@ -54,11 +56,7 @@ impl VirtualServers {
         let handle = self.handle.clone();
         List::once(async move {
             let infra = handle.infra();
-            let answer = handle
-                .call("listVirtualServers", || {
-                    infra.list_virtual_servers().request()
-                })
-                .await?;
+            let answer = handle.call(|| infra.list_virtual_servers()).await?;
             answer.list_at(read::SERVERS, read::server)
         })
     }
@@ -69,9 +67,7 @@ impl VirtualServers {
         let infra = self.handle.infra();
         let answer = self
             .handle
-            .call("getVirtualServer", || {
-                infra.get_virtual_server().id(numeric).request()
-            })
+            .call(|| infra.get_virtual_server().id(numeric))
             .await?;
         let listing = answer.list_at(read::SERVERS, read::server)?;
         let siblings = listing.extra().clone();
@@ -96,50 +92,38 @@ impl VirtualServers {
 
     /// Powers a server on. The service works asynchronously and answers with a job.
     pub async fn power_on(&self, id: &VirtualServerId) -> Result<Job, Error> {
-        self.power("powerOnVirtualServer", id, |infra, n| {
-            infra.power_on_virtual_server().id(n).request()
-        })
-        .await
+        self.power(id, |infra, n| infra.power_on_virtual_server().id(n))
+            .await
     }
 
     /// Powers a server off (asynchronously; answers with a job).
     pub async fn power_off(&self, id: &VirtualServerId) -> Result<Job, Error> {
-        self.power("powerOffVirtualServer", id, |infra, n| {
-            infra.power_off_virtual_server().id(n).request()
-        })
-        .await
+        self.power(id, |infra, n| infra.power_off_virtual_server().id(n))
+            .await
     }
 
     /// Reboots a server (asynchronously; answers with a job).
     pub async fn reboot(&self, id: &VirtualServerId) -> Result<Job, Error> {
-        self.power("rebootVirtualServer", id, |infra, n| {
-            infra.reboot_virtual_server().id(n).request()
-        })
-        .await
+        self.power(id, |infra, n| infra.reboot_virtual_server().id(n))
+            .await
     }
 
     /// Reinstalls a server with the operating system it has now (asynchronously;
     /// answers with a job). Everything on its disks is lost.
     pub async fn reinstall(&self, id: &VirtualServerId) -> Result<Job, Error> {
-        self.power("reinstallVirtualServer", id, |infra, n| {
-            infra.reinstall_virtual_server().id(n).request()
-        })
-        .await
+        self.power(id, |infra, n| infra.reinstall_virtual_server().id(n))
+            .await
     }
 
-    /// One of the power calls: `request` makes the generated request for a numeric id.
-    async fn power(
-        &self,
-        operation: &'static str,
+    /// One of the power calls: `builder` makes the generated builder for a numeric id.
+    async fn power<'c, B: OperationBuilder>(
+        &'c self,
         id: &VirtualServerId,
-        request: impl Fn(&hostapi_raw_infra::Client, i64) -> crate::transport::send::Built,
+        builder: impl Fn(&'c hostapi_raw_infra::Client, i64) -> B,
     ) -> Result<Job, Error> {
         let numeric = validate::integer_id("id", id.as_str())?;
         let infra = self.handle.infra();
-        let answer = self
-            .handle
-            .call(operation, || request(infra, numeric))
-            .await?;
+        let answer = self.handle.call(|| builder(infra, numeric)).await?;
         answer.one(read::job)
     }
 
@@ -156,9 +140,9 @@ impl VirtualServers {
         poll_until(what, options, || async {
             let server = self.get(id).await?;
             Ok(match &server.state {
-                Some(state) if *state == target => Poll::Done(server),
-                Some(state) => Poll::Pending(state.to_string()),
-                None => Poll::Unsure("no state reported".to_owned()),
+                Some(state) if *state == target => Polled::Done(server),
+                Some(state) => Polled::Pending(state.to_string()),
+                None => Polled::Unsure("no state reported".to_owned()),
             })
         })
         .await
@@ -181,16 +165,16 @@ impl VirtualServers {
                 let server = self.get(id).await?;
                 Ok(match &server.state {
                     Some(VirtualServerState::Running) if left_running.load(Ordering::Relaxed) => {
-                        Poll::Done(server)
+                        Polled::Done(server)
                     }
                     Some(VirtualServerState::Running) => {
-                        Poll::Pending("running (the reboot has not begun)".to_owned())
+                        Polled::Pending("running (the reboot has not begun)".to_owned())
                     }
                     Some(state) => {
                         left_running.store(true, Ordering::Relaxed);
-                        Poll::Pending(state.to_string())
+                        Polled::Pending(state.to_string())
                     }
-                    None => Poll::Unsure("no state reported".to_owned()),
+                    None => Polled::Unsure("no state reported".to_owned()),
                 })
             }
         })

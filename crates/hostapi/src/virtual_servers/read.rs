@@ -5,14 +5,14 @@ use crate::ips::read::assignments;
 use crate::model::values::mac;
 use crate::model::{DataSize, DataUnit, Job, JobId, Sla};
 use crate::read::text;
-use crate::read::{Cx, FieldError, Fields, Json};
+use crate::read::{Cursor, FieldError, Fields, Json};
 
 /// `{virtualServers:[…]}`: the member the servers are under (the single view too).
 pub(crate) const SERVERS: &str = "virtualServers";
 
 /// A server (a list item, or the one item of the single view).
-pub(crate) fn server(cx: &mut Cx, json: Json<'_>) -> Result<VirtualServer, FieldError> {
-    cx.object(json, |f| {
+pub(crate) fn server(cursor: &mut Cursor, json: Json<'_>) -> Result<VirtualServer, FieldError> {
+    cursor.object(json, |f| {
         Ok(VirtualServer {
             id: f.id("id")?,
             name: f.text("serverName"),
@@ -30,7 +30,7 @@ pub(crate) fn server(cx: &mut Cx, json: Json<'_>) -> Result<VirtualServer, Field
                 .map(|gb| DataSize::new(gb, DataUnit::Gigabytes)),
             ips: assignments(f, "ipAddresses"),
             administrative: f.object("administrativeInfo", administrative).map(Box::new),
-            extra: f.rest(),
+            extra: f.unread(),
         })
     })
 }
@@ -41,7 +41,7 @@ fn platform(f: &mut Fields<'_, '_>) -> Platform {
     Platform {
         id: f.text("id"),
         name: f.text("PlatformName"),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
@@ -54,28 +54,28 @@ fn administrative(f: &mut Fields<'_, '_>) -> AdministrativeInfo {
         billing_frequency: f.text("billingFrequency"),
         contract_term: f.parsed("contractTerm", text::contract_term),
         order_number: f.text("orderNumber"),
-        extra: f.rest(),
+        extra: f.unread(),
     }
 }
 
 /// `{asyncjob:{jobid}}` → the job.
-pub(crate) fn job(cx: &mut Cx, body: Json<'_>) -> Result<Job, FieldError> {
-    cx.object(body, |wrapper| {
+pub(crate) fn job(cursor: &mut Cursor, body: Json<'_>) -> Result<Job, FieldError> {
+    cursor.object(body, |wrapper| {
         let inner = wrapper
             .take("asyncjob")
-            .ok_or_else(|| wrapper.cx().error("asyncjob", "the job is absent"))?;
-        let mut job = wrapper.cx().within("asyncjob", |cx| {
-            cx.object(inner, |f| {
+            .ok_or_else(|| wrapper.cursor().error("asyncjob", "the job is absent"))?;
+        let mut job = wrapper.cursor().within("asyncjob", |cursor| {
+            cursor.object(inner, |f| {
                 Ok(Job {
                     id: f.id::<JobId>("jobid")?,
                     name: None,
                     status: None,
                     created_at: None,
-                    extra: f.rest(),
+                    extra: f.unread(),
                 })
             })
         })?;
-        job.extra.extend(wrapper.rest());
+        job.extra.extend(wrapper.unread());
         Ok(job)
     })
 }

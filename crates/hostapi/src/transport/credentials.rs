@@ -23,9 +23,10 @@ pub(crate) enum Auth {
     },
 }
 
-/// What the requests of one interface get before they are sent.
+/// The credentials of one interface and the host they may go to: what the interface's
+/// requests get before they are sent.
 #[derive(Debug)]
-pub(crate) struct FacadeHooks {
+pub(crate) struct Credentials {
     auth: Auth,
     /// Where the interface's requests go (none when its base URL is not configured).
     destination: Option<Destination>,
@@ -61,8 +62,8 @@ const X_SVC_AUTH: HeaderName = HeaderName::from_static("x-svc-auth");
 /// Separates the setting from the reason in an error raised by `prepare`.
 pub(crate) const PREPARE_ERROR_SEPARATOR: &str = ": ";
 
-impl FacadeHooks {
-    /// The hooks of an interface whose requests go to `base_url` (`None` when it is not
+impl Credentials {
+    /// The credentials of an interface whose requests go to `base_url` (`None` when it is not
     /// configured; then `auth` says what is missing).
     pub(crate) fn new(auth: Auth, base_url: Option<&str>) -> Self {
         let destination = base_url
@@ -157,8 +158,8 @@ fn method_name(method: &reqwest::Method) -> &'static str {
 mod tests {
     use super::*;
 
-    fn api_hooks(base_url: &str) -> FacadeHooks {
-        FacadeHooks::new(
+    fn api_credentials(base_url: &str) -> Credentials {
+        Credentials::new(
             Auth::ApiKey(HeaderValue::from_static("the-key")),
             Some(base_url),
         )
@@ -170,9 +171,9 @@ mod tests {
 
     #[test]
     fn credentials_go_only_to_the_interfaces_host() {
-        let hooks = api_hooks("http://127.0.0.1:8080");
+        let credentials = api_credentials("http://127.0.0.1:8080");
         let mut request = get("http://127.0.0.1:8080/v1/virtualServers");
-        let sent = hooks.prepare(&mut request).expect("its own host");
+        let sent = credentials.prepare(&mut request).expect("its own host");
         assert_eq!(sent.path, "/v1/virtualServers");
         assert!(request.headers().contains_key(X_SVC_AUTH));
 
@@ -183,7 +184,7 @@ mod tests {
             "http://localhost:8080/v1/virtualServers",
         ] {
             let mut request = get(elsewhere);
-            let refused = hooks.prepare(&mut request).expect_err(elsewhere);
+            let refused = credentials.prepare(&mut request).expect_err(elsewhere);
             assert!(
                 refused.starts_with(&format!("request{PREPARE_ERROR_SEPARATOR}goes to `")),
                 "{refused}"
@@ -195,21 +196,21 @@ mod tests {
 
     #[test]
     fn a_default_port_is_the_same_port_written_out() {
-        let hooks = api_hooks("https://api.example.com");
+        let credentials = api_credentials("https://api.example.com");
         let mut request = get("https://api.example.com:443/v1/domains");
-        assert!(hooks.prepare(&mut request).is_ok());
+        assert!(credentials.prepare(&mut request).is_ok());
     }
 
     #[test]
     fn an_unconfigured_interface_names_its_missing_setting() {
-        let hooks = FacadeHooks::new(
+        let credentials = Credentials::new(
             Auth::Missing {
                 argument: "api_key",
                 hint: "not configured",
             },
             None,
         );
-        let refused = hooks
+        let refused = credentials
             .prepare(&mut get("https://unconfigured.invalid/v1/domains"))
             .expect_err("not configured");
         assert_eq!(
