@@ -1,4 +1,4 @@
-//! The mutation suite (issue 16): every sample answer, rewritten in each way the wire
+//! The mutation suite: every sample answer, rewritten in each way the wire
 //! policy allows the service to write the same information, must still be read.
 //!
 //! From each sample (the fixtures, and the answers transcribed from the documents in

@@ -1,6 +1,6 @@
 //! Every sample answer (the fixtures, and the answers transcribed from the documents)
 //! validates against its operation's answer schema in the specs, read strictly as
-//! OpenAPI 3.0.3 says (issue 16): `nullable` counts only beside a `type` (so a
+//! OpenAPI 3.0.3 says: `nullable` counts only beside a `type` (so a
 //! `nullable` next to a bare `allOf` is ignored, as the 3.0.3 clarification has it), and
 //! everything else is JSON Schema (draft 4, the dialect 3.0 builds on), checked by the
 //! `jsonschema` crate.

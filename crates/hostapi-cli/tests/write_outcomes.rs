@@ -1,4 +1,4 @@
-//! Writes under injected faults are reported truthfully (issue 17's "done when"):
+//! Writes under injected faults are reported truthfully:
 //! against a simulator failing a quarter of its requests with every kind of fault —
 //! error statuses, dropped connections, and answers lost, cut or garbled after the
 //! change was applied — each write the binary makes is compared with the simulator's

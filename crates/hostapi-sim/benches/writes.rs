@@ -3,7 +3,8 @@
 //! another; a write counts once it is answered (its change is on disk).
 //!
 //! `cargo bench -p hostapi-sim --bench writes` (criterion reports the
-//! throughput in writes/s as `elem/s`).
+//! throughput in writes/s as `elem/s`); add `--profile dev` for a debug
+//! build. Method and results: docs/simulator.md, "Performance".
 
 use std::time::{Duration, Instant};
 

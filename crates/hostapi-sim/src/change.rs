@@ -4,7 +4,7 @@
 //! simulated and wall time it was made at. Also what undoes it, and the
 //! state's size in bytes kept up to date from the same changes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -15,6 +15,7 @@ use crate::state::{
     BmOver, CloudOver, Dataset, DnsRec, DomainOver, IpOver, PrivNet, PurgeJob, State, V1VsOver,
 };
 use crate::tracked::Tracked;
+use crate::tracked_domains::DomainUndo;
 
 /// The fields of [`State`] that are not maps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -126,7 +127,7 @@ pub(crate) struct Change {
 pub(crate) struct KeyUndo {
     cloud: BTreeMap<usize, Option<CloudOver>>,
     v1_vs: BTreeMap<usize, Option<V1VsOver>>,
-    domains: BTreeMap<usize, Option<DomainOver>>,
+    domains: BTreeMap<usize, DomainUndo>,
     bare_metals: BTreeMap<usize, Option<BmOver>>,
     ips: BTreeMap<String, Option<IpOver>>,
     private_networks: BTreeMap<u64, Option<PrivNet>>,
@@ -260,63 +261,80 @@ where
     undo
 }
 
-fn diff_records(old: Option<&Vec<DnsRec>>, new: &[DnsRec], delta: &mut isize) -> RecordsDiff {
-    let old_by_id: HashMap<u64, &DnsRec> = old
-        .iter()
-        .flat_map(|v| v.iter().map(|r| (r.id, r)))
-        .collect();
+/// What changed in one zone's records since the last commit: the records
+/// touched that are new or changed (in the zone's order) and the ids of
+/// those removed.
+fn diff_records(u: &DomainUndo, new: &[DnsRec], delta: &mut isize) -> RecordsDiff {
+    let touched = u.touched_ids();
     let mut diff = RecordsDiff::default();
-    for r in new {
-        match old_by_id.get(&r.id) {
-            Some(o) if *o == r => {}
-            o => {
-                *delta += json_len(r) as isize + 1;
-                if let Some(o) = o {
-                    *delta -= json_len(*o) as isize + 1;
-                }
-                diff.put.push(r.clone());
-            }
+    let mut present = Vec::with_capacity(touched.len());
+    for r in new.iter().filter(|r| touched.binary_search(&r.id).is_ok()) {
+        present.push(r.id);
+        let old = u.old_record(r.id);
+        if old == Some(r) {
+            continue;
         }
+        *delta += json_len(r) as isize + 1;
+        if let Some(o) = old {
+            *delta -= json_len(o) as isize + 1;
+        }
+        diff.put.push(r.clone());
     }
-    let new_ids: std::collections::HashSet<u64> = new.iter().map(|r| r.id).collect();
-    for r in old.into_iter().flatten() {
-        if !new_ids.contains(&r.id) {
-            *delta -= json_len(r) as isize + 1;
-            diff.del.push(r.id);
+    for id in touched.iter().filter(|id| !present.contains(id)) {
+        if let Some(o) = u.old_record(*id) {
+            *delta -= json_len(o) as isize + 1;
+            diff.del.push(*id);
         }
     }
     diff
+}
+
+/// Every record of a zone materialised in this commit (the generated ones
+/// held before).
+fn all_records(new: &[DnsRec], delta: &mut isize) -> RecordsDiff {
+    *delta += new.iter().map(|r| json_len(r) as isize + 1).sum::<isize>();
+    RecordsDiff {
+        put: new.to_vec(),
+        del: Vec::new(),
+    }
 }
 
 fn take_domains(
     st: &mut State,
     out: &mut Vec<(usize, Option<DomainChange>)>,
     delta: &mut isize,
-) -> BTreeMap<usize, Option<DomainOver>> {
+) -> BTreeMap<usize, DomainUndo> {
     let undo = st.domains.take_undo();
-    for (k, old) in &undo {
-        let new = st.domains.get(k);
-        if new == old.as_ref() {
+    for (k, u) in &undo {
+        // Domains are changed, never removed, by a write.
+        let Some(d) = st.domains.get(k) else {
             continue;
-        }
-        let change = new.map(|d| {
-            let shell = |x: Option<&DomainOver>| {
-                x.map_or(0, |x| json_len(k) + 36 + json_len(&x.ttl)) as isize
-            };
-            *delta += shell(Some(d)) - shell(old.as_ref());
-            let old_recs = old.as_ref().and_then(|o| o.records.as_ref());
-            DomainChange {
-                ttl: d.ttl,
-                records: d
-                    .records
-                    .as_ref()
-                    .map(|recs| diff_records(old_recs, recs, delta)),
+        };
+        let shell = |ttl: Option<Option<i64>>| {
+            ttl.map_or(0, |ttl| json_len(k) + 36 + json_len(&ttl)) as isize
+        };
+        let records = d.records.as_deref().map(|recs| {
+            if u.was_generated() {
+                all_records(recs, delta)
+            } else {
+                diff_records(u, recs, delta)
             }
         });
-        if new.is_none() {
-            *delta -= domain_len(k, old.as_ref()) as isize;
+        let unchanged = u.old_ttl() == Some(d.ttl)
+            && records
+                .as_ref()
+                .is_none_or(|r| r.put.is_empty() && r.del.is_empty());
+        if unchanged {
+            continue;
         }
-        out.push((*k, change));
+        *delta += shell(Some(d.ttl)) - shell(u.old_ttl());
+        out.push((
+            *k,
+            Some(DomainChange {
+                ttl: d.ttl,
+                records,
+            }),
+        ));
     }
     undo
 }
@@ -447,5 +465,97 @@ pub(crate) fn apply(st: &mut State, c: Change) {
             st.writes.pop_front();
         }
         st.writes.push_back(w);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(id: u64, content: &str) -> DnsRec {
+        DnsRec {
+            id,
+            host: "a.example".into(),
+            rtype: "TXT".into(),
+            content: content.into(),
+            priority: None,
+        }
+    }
+
+    fn copy(st: &State) -> State {
+        serde_json::from_value(serde_json::to_value(st).expect("state to JSON"))
+            .expect("state from JSON")
+    }
+
+    /// Commit what changed in `st`: the change record, read back from its
+    /// JSON, must turn `saved` (the state as of the last commit) into `st`,
+    /// and the counted size must match a count from scratch.
+    fn commit_and_check(st: &mut State, saved: &mut State, seq: u64) {
+        let (c, _undo) = take(st, seq, 0.0, 0.0);
+        let line = serde_json::to_string(&c).expect("change to JSON");
+        apply(
+            saved,
+            serde_json::from_str(&line).expect("change from JSON"),
+        );
+        assert_eq!(
+            serde_json::to_value(&*saved).expect("saved"),
+            serde_json::to_value(&*st).expect("state"),
+            "after change {line}"
+        );
+        assert_eq!(st.base.bytes, state_len(st), "size after change {line}");
+    }
+
+    #[test]
+    fn a_zone_change_is_saved_record_by_record_and_sized_exactly() {
+        let mut st = State::default();
+        rebase(&mut st);
+        let mut saved = copy(&st);
+        let generated = || (1..=5).map(|k| rec(k, "gen")).collect::<Vec<_>>();
+        // The first write materialises the zone: every record is saved.
+        st.domains.records_mut(3, generated).push(rec(100, "new"));
+        commit_and_check(&mut st, &mut saved, 1);
+        // Then only the records touched.
+        st.domains
+            .records_mut(3, generated)
+            .replace(1, rec(2, "changed"));
+        let (c, u) = {
+            let (c, u) = take(&mut st, 2, 0.0, 0.0);
+            (serde_json::to_value(&c).expect("JSON"), u)
+        };
+        assert_eq!(
+            c["domains"][0][1]["records"]["put"]
+                .as_array()
+                .map(Vec::len),
+            Some(1),
+            "{c}"
+        );
+        // (undo it, and redo it through the checked path)
+        undo_keys(&mut st, u);
+        assert_eq!(st.base.bytes, state_len(&st));
+        st.domains
+            .records_mut(3, generated)
+            .replace(1, rec(2, "changed"));
+        commit_and_check(&mut st, &mut saved, 2);
+        {
+            let mut r = st.domains.records_mut(3, generated);
+            r.remove(0);
+            r.push(rec(101, "newer"));
+            r.replace(0, rec(2, "changed again, and longer"));
+        }
+        st.domains.set_ttl(3, Some(600));
+        commit_and_check(&mut st, &mut saved, 3);
+        // A change that puts back what was: nothing to save.
+        st.domains
+            .records_mut(3, generated)
+            .replace(0, rec(2, "other"));
+        st.domains
+            .records_mut(3, generated)
+            .replace(0, rec(2, "changed again, and longer"));
+        let (c, _) = take(&mut st, 4, 0.0, 0.0);
+        assert!(c.domains.is_empty(), "{c:?}");
+        // A TTL alone leaves the generated records of another zone.
+        st.domains.set_ttl(7, Some(900));
+        commit_and_check(&mut st, &mut saved, 5);
+        assert!(st.domains[&7].records.is_none());
     }
 }

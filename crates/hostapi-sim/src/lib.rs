@@ -417,6 +417,7 @@ mod server;
 mod state;
 mod tls;
 mod tracked;
+mod tracked_domains;
 mod util;
 mod v1;
 mod validate;

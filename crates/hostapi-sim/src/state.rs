@@ -316,7 +316,7 @@ pub(crate) const LONG_AGO: f64 = -1.0e15;
 pub(crate) struct State {
     pub(crate) cloud: Tracked<usize, CloudOver>,
     pub(crate) v1_vs: Tracked<usize, V1VsOver>,
-    pub(crate) domains: Tracked<usize, DomainOver>,
+    pub(crate) domains: crate::tracked_domains::TrackedDomains,
     pub(crate) bare_metals: Tracked<usize, BmOver>,
     pub(crate) ips: Tracked<String, IpOver>,
     pub(crate) private_networks: Tracked<u64, PrivNet>,

@@ -96,11 +96,6 @@ impl<K: Ord + Clone, V: Clone> Tracked<K, V> {
             None => self.map.remove(&k),
         };
     }
-
-    /// The map itself, untracked (loading and checking a saved state).
-    pub(crate) fn raw_mut(&mut self) -> &mut BTreeMap<K, V> {
-        &mut self.map
-    }
 }
 
 impl<K: Serialize, V: Serialize> Serialize for Tracked<K, V> {

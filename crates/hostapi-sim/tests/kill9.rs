@@ -183,6 +183,110 @@ async fn kill_9_during_bursts_of_concurrent_writes_loses_nothing_answered() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Create one TXT record in acme-1.com: its id.
+async fn create(http: &reqwest::Client, p: &Proc, content: &str) -> u64 {
+    let r = http
+        .post(format!("{}/v1/domains/acme-1.com/dnsRecords", p.base))
+        .header("X-Svc-Auth", &p.key)
+        .form(&[
+            ("host", "acme-1.com"),
+            ("type", "TXT"),
+            ("content", content),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let v: Value = r.json().await.unwrap();
+    let id = &v["dnsRecord"]["id"];
+    id.as_u64()
+        .or_else(|| id.as_str().and_then(|s| s.parse().ok()))
+        .unwrap_or_else(|| panic!("record id in {v}"))
+}
+
+/// Updates and deletes are saved record by record: after `kill -9` during a
+/// burst of them, every answered update holds and every answered delete is
+/// gone (and the zone's other records are as they were).
+#[tokio::test]
+async fn kill_9_during_bursts_of_updates_and_deletes_loses_nothing_answered() {
+    let dir = std::env::temp_dir().join(format!("hostapi-sim-kill9-edit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("state.json");
+    let http = client();
+    // What each record must hold after a restart (None: deleted).
+    let mut expected: std::collections::HashMap<u64, Option<String>> = Default::default();
+    let mut answered = 0;
+    for round in 0..4u64 {
+        let mut p = spawn(&file);
+        let mut ids = Vec::new();
+        for k in 0..60 {
+            let content = format!("c{round}-{k}");
+            let id = create(&http, &p, &content).await;
+            expected.insert(id, Some(content));
+            ids.push(id);
+        }
+        let mut tasks = Vec::new();
+        for (k, id) in ids.into_iter().enumerate() {
+            let (http, base, key) = (http.clone(), p.base.clone(), p.key.clone());
+            tasks.push(tokio::spawn(async move {
+                let url = format!("{base}/v1/domains/acme-1.com/dnsRecords/{id}");
+                // Every third record deleted, the others updated.
+                let attempted = (k % 3 != 0).then(|| format!("u{round}-{k}"));
+                let r = match &attempted {
+                    None => http.delete(&url).header("X-Svc-Auth", &key).send().await,
+                    Some(content) => {
+                        http.put(&url)
+                            .header("X-Svc-Auth", &key)
+                            .form(&[
+                                ("host", "acme-1.com"),
+                                ("type", "TXT"),
+                                ("content", content.as_str()),
+                            ])
+                            .send()
+                            .await
+                    }
+                };
+                let ok = r.is_ok_and(|r| r.status() == 200);
+                (id, attempted, ok)
+            }));
+        }
+        // Kill at a different point of each burst.
+        tokio::time::sleep(std::time::Duration::from_millis(20 + round * 60)).await;
+        p.child.kill().unwrap(); // SIGKILL
+        p.child.wait().unwrap();
+        let mut outcomes = Vec::new();
+        for t in tasks {
+            outcomes.push(t.await.unwrap());
+        }
+        let mut q = spawn(&file);
+        let have = records(&http, &q).await;
+        for (id, attempted, ok) in outcomes {
+            let now = have.get(&id).cloned();
+            if ok {
+                answered += 1;
+                assert_eq!(now, attempted, "round {round}: answered write to {id} lost");
+            } else {
+                // Not answered: saved or not, either is right.
+                let before = expected.get(&id).cloned().flatten();
+                assert!(
+                    now == attempted || now == before,
+                    "round {round}: record {id} is {now:?}, neither {before:?} nor {attempted:?}"
+                );
+            }
+            expected.insert(id, now);
+        }
+        for (id, want) in &expected {
+            assert_eq!(have.get(id), want.as_ref(), "round {round}: record {id}");
+        }
+        eprintln!("round {round}: {answered} answered updates and deletes so far, all kept");
+        q.child.kill().unwrap();
+        q.child.wait().unwrap();
+    }
+    assert!(answered > 0, "some updates or deletes were answered");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[tokio::test]
 async fn simulated_time_goes_on_after_kill_9() {
     let dir = std::env::temp_dir().join(format!("hostapi-sim-kill9-time-{}", std::process::id()));

@@ -156,7 +156,7 @@ pub(crate) use retry_unsafe_option;
 
 #[cfg(test)]
 mod tests {
-    use crate::{BareMetalId, Client, CloudServerId, Error, VirtualServerId};
+    use crate::{Client, Error};
 
     /// A CDN request made through the v1/cloud call path (or the other way round) is
     /// refused before it is sent: the API key never goes to the CDN's host, and a v1
@@ -235,46 +235,6 @@ mod tests {
                 }
                 other => panic!("{what}: expected a refusal before sending, got {other:?}"),
             }
-        }
-    }
-
-    /// Every layer of a call moves the future below it whole as it starts, so a call's
-    /// future is copied several times over (into memory not yet in the cache). An
-    /// `async fn` that keeps the future it is given beside the one it awaits doubled
-    /// it once: the `get` future was 1,752 bytes, and is 728 (docs/performance.md,
-    /// "Smaller futures"). This keeps such a layer from coming back unnoticed.
-    #[test]
-    fn a_call_future_stays_small() {
-        const LIMIT: usize = 1024;
-        let client = Client::builder()
-            .base_url("http://127.0.0.1:9")
-            .api_key("k")
-            .build()
-            .expect("the client builds");
-        let virtual_server = VirtualServerId::from(1u32);
-        let bare_metal = BareMetalId::from(1u32);
-        let cloud_server: CloudServerId = "c90e8a9c-09ba-46e2-ae8a-0c71c86fa728"
-            .parse()
-            .expect("a cloud server id");
-        let servers = client.virtual_servers();
-        let metals = client.bare_metals();
-        let cloud = client.cloud_servers();
-        let sizes = [
-            (
-                "virtual_servers().get",
-                size_of_val(&servers.get(&virtual_server)),
-            ),
-            ("bare_metals().get", size_of_val(&metals.get(&bare_metal))),
-            (
-                "cloud_servers().get",
-                size_of_val(&cloud.get(&cloud_server)),
-            ),
-        ];
-        for (call, size) in sizes {
-            assert!(
-                size <= LIMIT,
-                "{call}: its future is {size} bytes (at most {LIMIT})"
-            );
         }
     }
 }

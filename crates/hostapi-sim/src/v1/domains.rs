@@ -1,5 +1,7 @@
 //! Domains and their DNS records.
 
+use std::borrow::Cow;
+
 use super::*;
 
 // ------------------------------------------------------------------ data
@@ -90,11 +92,12 @@ pub(crate) fn generated_records(i: usize) -> Vec<DnsRec> {
     out
 }
 
-pub(crate) fn records_of(st: &State, i: usize) -> Vec<DnsRec> {
-    st.domains
-        .get(&i)
-        .and_then(|d| d.records.clone())
-        .unwrap_or_else(|| generated_records(i))
+/// Domain `i`'s records: the changed ones, or the generated ones.
+pub(crate) fn records_of(st: &State, i: usize) -> Cow<'_, [DnsRec]> {
+    match st.domains.get(&i).and_then(|d| d.records.as_deref()) {
+        Some(recs) => Cow::Borrowed(recs),
+        None => Cow::Owned(generated_records(i)),
+    }
 }
 
 pub(crate) fn find_record(recs: &[DnsRec], id: &str) -> Result<usize, ApiError> {
@@ -282,7 +285,7 @@ pub(crate) fn put_domain(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Response,
     }
     check_editable(i, name)?;
     let mut st = cx.state();
-    st.domains.entry(i).or_default().ttl = Some(ttl);
+    st.domains.set_ttl(i, Some(ttl));
     cx.log(&mut st, format!("domain {} ttl={ttl}", domain_name(i)));
     Ok(ok(&json!({"domain": domain_json(cx, &st, i)})))
 }
@@ -331,7 +334,6 @@ pub(crate) fn create_record(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Respon
         .filter(|r| r.id > DNS_NEW_BASE)
         .count();
     crate::state::check_room(created, "created DNS records")?;
-    let mut recs = records_of(&st, i);
     st.next_dns_record += 1;
     let rec = DnsRec {
         id: DNS_NEW_BASE + st.next_dns_record,
@@ -342,8 +344,7 @@ pub(crate) fn create_record(cx: &Cx<'_>, req: &Req, name: &str) -> Result<Respon
     };
     let v = record_json(&rec, Some((cx.var(), &q::DNS_ID_ONE)));
     let target = format!("dnsRecord {} of {}", rec.id, domain_name(i));
-    recs.push(rec);
-    st.domains.entry(i).or_default().records = Some(recs);
+    st.domains.records_mut(i, || generated_records(i)).push(rec);
     cx.log(&mut st, target);
     Ok(ok(&json!({"dnsRecord": v})))
 }
@@ -381,15 +382,18 @@ pub(crate) fn update_record(
     )?;
     check_editable(i, name)?;
     let mut st = cx.state();
-    let mut recs = records_of(&st, i);
-    let k = find_record(&recs, id)?;
-    recs[k].host = host.to_string();
-    recs[k].rtype = t;
-    recs[k].content = content.to_string();
-    recs[k].priority = prio;
-    let v = record_json(&recs[k], Some((cx.var(), &q::DNS_ID_ONE)));
-    let target = format!("dnsRecord {} of {}", recs[k].id, domain_name(i));
-    st.domains.entry(i).or_default().records = Some(recs);
+    let k = find_record(&records_of(&st, i), id)?;
+    let mut recs = st.domains.records_mut(i, || generated_records(i));
+    let rec = DnsRec {
+        id: recs.as_slice()[k].id,
+        host: host.to_string(),
+        rtype: t,
+        content: content.to_string(),
+        priority: prio,
+    };
+    let v = record_json(&rec, Some((cx.var(), &q::DNS_ID_ONE)));
+    let target = format!("dnsRecord {} of {}", rec.id, domain_name(i));
+    recs.replace(k, rec);
     cx.log(&mut st, target);
     Ok(ok(&json!({"dnsRecord": v})))
 }
@@ -397,11 +401,9 @@ pub(crate) fn update_record(
 pub(crate) fn delete_record(cx: &Cx<'_>, name: &str, id: &str) -> Result<Response, ApiError> {
     let i = domain_index(cx, name)?;
     let mut st = cx.state();
-    let mut recs = records_of(&st, i);
-    let k = find_record(&recs, id)?;
+    let k = find_record(&records_of(&st, i), id)?;
     check_editable(i, name)?;
-    let rec = recs.remove(k);
-    st.domains.entry(i).or_default().records = Some(recs);
+    let rec = st.domains.records_mut(i, || generated_records(i)).remove(k);
     cx.log(
         &mut st,
         format!("dnsRecord {} of {}", rec.id, domain_name(i)),

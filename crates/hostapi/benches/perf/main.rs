@@ -1,4 +1,4 @@
-//! hostapi's performance benchmarks, each measured against its floor in the same run
+//! hostapi's performance benchmarks, each measured against its reference in the same run
 //! and in alternation with it (the machine is noisy, so only ratios of interleaved
 //! measurements are compared: see `paired`), then a table of the ratios against their
 //! targets.

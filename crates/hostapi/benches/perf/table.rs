@@ -1,5 +1,5 @@
-//! The table of ratios: each benchmark against its floor, measured in the same run,
-//! and against its target. The last line names the worst ratio against its target.
+//! The table of ratios: each benchmark against its reference, measured in the same
+//! run, and against its target. The last line names the worst ratio against its target.
 
 use std::fmt::Write as _;
 
@@ -104,11 +104,14 @@ impl Report {
                 [("decode only", millis), ("raw types", millis)],
                 Target::Info,
             ),
+            // Wall time, which on a shared machine measures how cold the caches are
+            // after each trip through the kernel as much as the code: the one-call
+            // target is the instruction count's, below.
             Row::paired(
                 "one call (GET v1 server)",
                 &calls::FACADE_OVER_REQWEST,
                 [("facade", micros), ("bare reqwest", micros)],
-                Target::AtMost(1.1),
+                Target::Info,
             ),
             Row::paired(
                 "  bare reqwest + raw-type decode",
@@ -253,7 +256,7 @@ impl Report {
         let _ = writeln!(
             out,
             "{:<34} {:<30} {:<40} {:>7}  {:<9}",
-            "benchmark", "measured", "floor (same run)", "ratio", "target"
+            "benchmark", "measured", "reference (same run)", "ratio", "target"
         );
         for row in &self.rows {
             let (ratio, verdict) = match row.ratio {
