@@ -74,6 +74,7 @@
 mod cdn;
 mod dns;
 mod file;
+mod octodns;
 mod records_file;
 mod zonefile;
 
@@ -99,6 +100,8 @@ pub enum FileFormat {
     Yaml,
     /// TOML.
     Toml,
+    /// An octoDNS zone file (YAML: names as keys, `''` for the apex), DNS only.
+    Octodns,
 }
 
 impl FileFormat {
@@ -113,12 +116,13 @@ impl FileFormat {
         }
     }
 
-    /// Reads a format's name: `bind` (or `zone`), `yaml` (or `yml`), `toml`.
+    /// Reads a format's name: `bind` (or `zone`), `yaml` (or `yml`), `toml`, `octodns`.
     pub fn from_name(name: &str) -> Option<Self> {
         match name.trim().to_ascii_lowercase().as_str() {
             "bind" | "zone" => Some(Self::Bind),
             "yaml" | "yml" => Some(Self::Yaml),
             "toml" => Some(Self::Toml),
+            "octodns" => Some(Self::Octodns),
             _ => None,
         }
     }
@@ -129,6 +133,7 @@ impl FileFormat {
             Self::Bind => "bind",
             Self::Yaml => "yaml",
             Self::Toml => "toml",
+            Self::Octodns => "octodns",
         }
     }
 
