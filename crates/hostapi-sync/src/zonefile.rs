@@ -263,7 +263,11 @@ fn is_absolute(name: &str) -> bool {
     let Some(body) = name.strip_suffix('.') else {
         return false;
     };
-    body.chars().rev().take_while(|&c| c == '\\').count().is_multiple_of(2)
+    body.chars()
+        .rev()
+        .take_while(|&c| c == '\\')
+        .count()
+        .is_multiple_of(2)
 }
 
 /// A name as written, made absolute under `origin` (which ends with a dot).
