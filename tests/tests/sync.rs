@@ -217,7 +217,7 @@ async fn every_record_type_round_trips_through_apply_and_every_format() {
 }
 
 #[test]
-fn unknown_types_are_kept_in_every_format_they_fit() {
+fn types_the_service_does_not_hold_are_named_in_every_format_and_never_pruned() {
     let domain: DomainName = "example.com".parse().unwrap();
     let mut current = DnsZone::new(domain.clone());
     current.ttl = Some(300);
@@ -236,24 +236,56 @@ fn unknown_types_are_kept_in_every_format_they_fit() {
     ];
     for format in [FileFormat::Yaml, FileFormat::Toml] {
         let read = through_file(&current, format);
-        assert_eq!(read.records[2].record_type.as_wire(), "ALIAS");
-        assert!(matches!(
-            read.records[2].record_type,
-            DnsRecordType::Unknown(_)
-        ));
-        assert!(plan_dns(&current, &read, DnsPlanOptions::default().prune(true)).is_empty());
+        assert_eq!(read.records.len(), 1, "{format}");
+        let named: Vec<_> = read
+            .unsupported
+            .iter()
+            .map(|u| {
+                assert!(u.line.is_some(), "{format}: {u:?}");
+                u.describe(&domain)
+                    .split_once(": ")
+                    .map(|(_, rest)| rest.to_owned())
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(
+            named,
+            [
+                "_443._tcp TLSA: the service does not hold TLSA records",
+                "@ ALIAS: the service does not hold ALIAS records",
+            ],
+            "{format}"
+        );
+        let plan = plan_dns(
+            &current,
+            &read,
+            DnsPlanOptions::default().prune(true).skip_unsupported(true),
+        );
+        assert!(plan.is_empty(), "{format}: {plan:?}");
+        assert_eq!(plan.unsupported.len(), 2);
     }
-    // TLSA has a number and a zone-file form; ALIAS has neither: a comment, kept.
+    // TLSA has a number and a zone-file form; ALIAS has neither: a comment.
     let text = current.to_text(FileFormat::Bind).unwrap();
     assert_eq!(text.not_expressible.len(), 1, "{}", text.text);
     assert!(text.text.contains("TLSA"), "{}", text.text);
     let read = DnsZone::from_text(&text.text, "x.zone", &domain, FileFormat::Bind).unwrap();
-    assert_eq!(read.records.len(), 2);
+    assert_eq!(read.records.len(), 1);
+    assert_eq!(read.unsupported.len(), 1);
     let kept = plan_dns(&current, &read, DnsPlanOptions::default());
     assert!(kept.is_empty());
-    assert_eq!(kept.kept.len(), 1);
+    assert_eq!(kept.kept.len(), 2);
+    // The ALIAS the file does not name is pruned; the TLSA it names is kept.
     let pruned = plan_dns(&current, &read, DnsPlanOptions::default().prune(true));
     assert_eq!(pruned.delete.len(), 1);
+    assert_eq!(
+        pruned.delete[0]
+            .before
+            .as_ref()
+            .unwrap()
+            .record_type
+            .as_wire(),
+        "ALIAS"
+    );
 }
 
 #[tokio::test]

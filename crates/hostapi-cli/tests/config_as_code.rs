@@ -278,3 +278,84 @@ fn a_bad_file_is_a_usage_error_naming_file_line_and_field() {
     .ok();
     assert_eq!(run.json()["create"].as_array().map(Vec::len), Some(0));
 }
+
+#[test]
+fn records_the_service_cannot_hold_are_refused_or_skipped_and_listed() {
+    let home = TempDir::new("cac-unsupported");
+    let file = write(
+        home.path(),
+        "legacy.zone",
+        "$TTL 300\n@ SOA ns hostmaster ( 1 8H 30M 1W 1D )\nwww A 192.0.2.10\n\
+         server1 RP admin.example.net. counter\nenum NAPTR 100 50 \"u\" \"e2u+sip\" \"\" x.\n",
+    );
+    let run = sandbox(&["dns", "plan", "acme-1.com", &file]).code(2);
+    assert!(
+        run.stderr
+            .contains("line 4: server1 RP: the service does not hold RP records"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("line 5: enum NAPTR"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("2 record(s) the service cannot hold"),
+        "{}",
+        run.stderr
+    );
+    let run = sandbox(&[
+        "-o",
+        "json",
+        "dns",
+        "plan",
+        "acme-1.com",
+        &file,
+        "--skip-unsupported",
+    ])
+    .ok();
+    assert!(run.stderr.contains("skipped: "), "{}", run.stderr);
+    let json = run.json();
+    assert_eq!(json["create"].as_array().map(Vec::len), Some(1), "{json}");
+    assert_eq!(
+        json["unsupported"].as_array().map(Vec::len),
+        Some(2),
+        "{json}"
+    );
+    // The same for apply: nothing is sent without the flag.
+    sandbox(&["--yes", "dns", "apply", "acme-1.com", &file]).code(2);
+}
+
+#[test]
+fn octodns_files_plan_and_export() {
+    let home = TempDir::new("cac-octodns");
+    let exported = sandbox(&["dns", "export", "acme-1.com", "--format", "octodns"]).ok();
+    assert!(exported.stdout.contains("'':"), "{}", exported.stdout);
+    let file = write(home.path(), "acme-1.com.yaml", &exported.stdout);
+    let run = sandbox(&["-o", "json", "dns", "plan", "acme-1.com", &file]).ok();
+    assert_eq!(plan_json(run), (0, 0, 0));
+    let edited = write(
+        home.path(),
+        "edited.yaml",
+        &format!("{}api:\n  type: A\n  value: 192.0.2.20\n", exported.stdout),
+    );
+    let run = sandbox(&[
+        "-o",
+        "json",
+        "dns",
+        "plan",
+        "acme-1.com",
+        &edited,
+        "--format",
+        "octodns",
+    ]);
+    assert_eq!(plan_json(run), (1, 0, 0));
+    let cname = write(
+        home.path(),
+        "cname.yaml",
+        "www:\n  - type: CNAME\n    value: acme-1.com.\n  - type: A\n    value: 192.0.2.1\n",
+    );
+    let run = sandbox(&["dns", "plan", "acme-1.com", &cname]).code(2);
+    assert!(
+        run.stderr.contains("CNAME must be the only record"),
+        "{}",
+        run.stderr
+    );
+}

@@ -1,6 +1,6 @@
 //! DNS: a domain's desired records, the plan that reaches them, and its application.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 
@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::{
     Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, DEFAULT_MAX_FILE_BYTES,
-    FileError, FileFormat, Outcome, SyncError, read_text_file, records_file, zonefile,
+    FileError, FileFormat, Outcome, SyncError, octodns, read_text_file, records_file, zonefile,
 };
 use hostapi::{
     Client, DnsRecord, DnsRecordId, DnsRecordType, DnsRecords, DomainName, Error, NewDnsRecord,
@@ -204,6 +204,16 @@ pub struct DnsZone {
     /// not be read.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
+    /// Records of the file the service cannot hold (a type it does not take, or a
+    /// value it refuses; see [`SERVICE_RECORD_TYPES`]): never among
+    /// [`records`](Self::records). A plan refuses to run while there are any, unless
+    /// [`DnsPlanOptions::skip_unsupported`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unsupported: Vec<UnsupportedRecord>,
+    /// Things in the file that were read, but perhaps not as its author meant (an
+    /// unquoted TXT text whose spaces BIND drops), each with its line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl DnsZone {
@@ -214,11 +224,14 @@ impl DnsZone {
             ttl: None,
             records: Vec::new(),
             skipped: Vec::new(),
+            unsupported: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
-    /// Reads a zone from a file: a BIND zone file (`.zone`), or a YAML/TOML record
-    /// list (`.yaml`, `.yml`, `.toml`); `format` overrides the extension. Every record
+    /// Reads a zone from a file: a BIND zone file (`.zone`), a YAML/TOML record
+    /// list (`.yaml`, `.yml`, `.toml`), or an octoDNS zone file (`.yaml`, told apart
+    /// by its keys); `format` overrides the extension. Every record
     /// is checked as the service would (names in the domain, addresses of the right
     /// family, a priority exactly for MX and SRV, one TTL), and a bad file is a
     /// [`FileError`] naming the file, the line and the field.
@@ -256,11 +269,13 @@ impl DnsZone {
         let file = file.as_ref();
         match format {
             FileFormat::Bind => zonefile::read(text, file, domain),
+            FileFormat::Yaml if octodns::looks_like(text) => octodns::read(text, file, domain),
+            FileFormat::Octodns => octodns::read(text, file, domain),
             FileFormat::Yaml | FileFormat::Toml => records_file::read(text, file, domain, format),
         }
     }
 
-    /// The zone as text in `format`, with the records whose type or value a zone file
+    /// The zone as text in `format`, with the records whose type or value the format
     /// cannot express (always none for YAML and TOML).
     pub fn to_text(&self, format: FileFormat) -> Result<ZoneText, Error> {
         match format {
@@ -269,6 +284,13 @@ impl DnsZone {
                 text: records_file::write(self, format)?,
                 not_expressible: Vec::new(),
             }),
+            FileFormat::Octodns => {
+                let (text, not_expressible) = octodns::write(self)?;
+                Ok(ZoneText {
+                    text,
+                    not_expressible,
+                })
+            }
         }
     }
 
@@ -289,6 +311,152 @@ impl DnsZone {
     }
 }
 
+/// The record types the service is known to hold, and so the only ones a plan sends.
+///
+/// The service's documents name A, AAAA, CNAME, MX and SRV and call the list open;
+/// the SDK knows five more that the service takes (TXT, SPF, CAA, NS and PTR: the
+/// types `hostapi dns create` offers). Any other type (RP, NAPTR, DNAME, SSHFP,
+/// HTTPS, TLSA, DS, …) is refused by the service at the first write, so a file
+/// holding one is refused at plan time instead, before anything is sent. `SOA` is
+/// the service's own and never planned.
+pub const SERVICE_RECORD_TYPES: [DnsRecordType; 10] = [
+    DnsRecordType::A,
+    DnsRecordType::Aaaa,
+    DnsRecordType::Cname,
+    DnsRecordType::Mx,
+    DnsRecordType::Srv,
+    DnsRecordType::Txt,
+    DnsRecordType::Spf,
+    DnsRecordType::Caa,
+    DnsRecordType::Ns,
+    DnsRecordType::Ptr,
+];
+
+/// The longest TXT or SPF value the service holds, in bytes.
+pub const MAX_TXT_BYTES: usize = 4096;
+
+/// The longest value of the other types the service holds, in bytes.
+pub const MAX_VALUE_BYTES: usize = 255;
+
+/// Whether the service holds records of `record_type` ([`SERVICE_RECORD_TYPES`]).
+pub fn service_holds(record_type: &DnsRecordType) -> bool {
+    SERVICE_RECORD_TYPES.contains(record_type)
+}
+
+/// Whether a name is made of the characters the service takes in host names
+/// (letters, digits, `-`, `_`, `*` and dots; at most 253 characters).
+fn service_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '*' | '.'))
+}
+
+/// The content rules of the service that can be checked locally: the name's
+/// characters, the value's length (at most [`MAX_TXT_BYTES`] for TXT and SPF,
+/// [`MAX_VALUE_BYTES`] for the others), and a host name where CNAME, MX, NS and PTR
+/// records hold one. The reason when `entry` breaks one.
+pub fn content_rule(entry: &DnsEntry) -> Result<(), String> {
+    if !service_name(&entry.name) {
+        return Err(format!(
+            "the service takes names of letters, digits, `-`, `_`, `*` and dots only, not `{}`",
+            entry.name.escape_debug()
+        ));
+    }
+    let (max, what) = match entry.record_type {
+        DnsRecordType::Txt | DnsRecordType::Spf => (MAX_TXT_BYTES, "TXT and SPF values"),
+        _ => (MAX_VALUE_BYTES, "values of this type"),
+    };
+    if entry.content.len() > max {
+        return Err(format!(
+            "the value is {} bytes; the service holds at most {max} bytes for {what}",
+            entry.content.len()
+        ));
+    }
+    if matches!(
+        entry.record_type,
+        DnsRecordType::Cname | DnsRecordType::Mx | DnsRecordType::Ns | DnsRecordType::Ptr
+    ) && !service_name(entry.content.trim().trim_end_matches('.'))
+    {
+        return Err(format!(
+            "the service holds a host name in {} records, not `{}`",
+            entry.record_type.as_wire(),
+            entry.content.escape_debug()
+        ));
+    }
+    Ok(())
+}
+
+/// A record of a file the service cannot hold, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[non_exhaustive]
+pub struct UnsupportedRecord {
+    /// The record's full name, without a final dot.
+    pub name: String,
+    /// The record's type, as written.
+    #[serde(rename = "type")]
+    pub record_type: String,
+    /// The line of the file, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Why the service cannot hold it.
+    pub reason: String,
+}
+
+impl UnsupportedRecord {
+    pub(crate) fn new(
+        name: impl Into<String>,
+        record_type: impl Into<String>,
+        line: Option<usize>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            record_type: record_type.into(),
+            line,
+            reason: reason.into(),
+        }
+    }
+
+    /// The record in words, its name relative to `domain`: `line 12: rp RP: the
+    /// service does not hold RP records`.
+    pub fn describe(&self, domain: &DomainName) -> String {
+        let line = self.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        format!(
+            "{line}{} {}: {}",
+            relative_name(&self.name, domain),
+            self.record_type,
+            self.reason
+        )
+    }
+}
+
+/// Two records that break the CNAME rule (a CNAME is the only record of its name),
+/// as indexes into `records`, the first before the second; `None` when none do.
+pub(crate) fn cname_conflict(records: &[DnsEntry]) -> Option<(usize, usize)> {
+    // For each name: its first record, and its first CNAME.
+    let mut seen: HashMap<String, (usize, Option<usize>)> = HashMap::with_capacity(records.len());
+    for (index, entry) in records.iter().enumerate() {
+        let is_cname = entry.record_type == DnsRecordType::Cname;
+        match seen.get_mut(&host(&entry.name)) {
+            None => {
+                seen.insert(host(&entry.name), (index, is_cname.then_some(index)));
+            }
+            Some((first, cname)) => {
+                if let Some(cname) = cname {
+                    return Some((*cname, index));
+                }
+                if is_cname {
+                    return Some((*first, index));
+                }
+                let _ = first;
+            }
+        }
+    }
+    None
+}
+
 /// A zone written as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -306,12 +474,22 @@ pub struct DnsPlanOptions {
     /// Delete the record sets (name and type) the desired state does not name. Without
     /// it they are kept.
     pub prune: bool,
+    /// Plan without the desired records the service cannot hold
+    /// ([`DnsZone::unsupported`]), listing them in [`DnsPlan::unsupported`]. Without it
+    /// [`DnsSync::plan`] refuses a desired state that has any.
+    pub skip_unsupported: bool,
 }
 
 impl DnsPlanOptions {
     /// Deletes what the desired state does not name.
     pub fn prune(mut self, prune: bool) -> Self {
         self.prune = prune;
+        self
+    }
+
+    /// Leaves out the records the service cannot hold, instead of refusing the plan.
+    pub fn skip_unsupported(mut self, skip: bool) -> Self {
+        self.skip_unsupported = skip;
         self
     }
 }
@@ -332,6 +510,10 @@ pub struct DnsPlan {
     /// Records only on the service, kept (not pruning).
     #[serde(skip)]
     pub kept: Vec<DnsEntry>,
+    /// Desired records left out because the service cannot hold them
+    /// ([`DnsPlanOptions::skip_unsupported`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unsupported: Vec<UnsupportedRecord>,
     #[serde(skip)]
     desired: DnsZone,
     #[serde(skip)]
@@ -403,21 +585,24 @@ pub fn plan_dns(current: &DnsZone, desired: &DnsZone, options: DnsPlanOptions) -
     let mut current_order = Vec::new();
     for entry in &current.records {
         let key = entry.set_key();
-        if !current_sets.contains_key(&key) {
+        let set = current_sets.entry(key).or_insert_with_key(|key| {
             current_order.push(key.clone());
-        }
-        current_sets.entry(key).or_default().push(entry.clone());
+            Vec::new()
+        });
+        set.push(entry.clone());
     }
-    // The desired sets, in the file's order, each value once.
-    let mut desired_sets: HashMap<(String, String), Vec<DnsEntry>> = HashMap::new();
+    // The desired sets, in the file's order, each value once (a value's key is
+    // computed once: sets of thousands of values stay linear).
+    let mut desired_sets: HashMap<(String, String), (Vec<DnsEntry>, HashSet<String>)> =
+        HashMap::new();
     let mut desired_order = Vec::new();
     for entry in &desired.records {
         let key = entry.set_key();
-        let set = desired_sets.entry(key.clone()).or_insert_with(|| {
+        let (set, values) = desired_sets.entry(key).or_insert_with_key(|key| {
             desired_order.push(key.clone());
-            Vec::new()
+            (Vec::new(), HashSet::new())
         });
-        if !set.iter().any(|e| e.value_key() == entry.value_key()) {
+        if values.insert(entry.value_key()) {
             set.push(entry.clone());
         }
     }
@@ -427,23 +612,38 @@ pub fn plan_dns(current: &DnsZone, desired: &DnsZone, options: DnsPlanOptions) -
         delete: Vec::new(),
         ttl: None,
         kept: Vec::new(),
+        unsupported: if options.skip_unsupported {
+            desired.unsupported.clone()
+        } else {
+            Vec::new()
+        },
         desired: desired.clone(),
         options,
     };
     for key in &desired_order {
-        let wanted = &desired_sets[key];
-        let mut have = current_sets.remove(key).unwrap_or_default();
+        let (wanted, _) = &desired_sets[key];
+        let have = current_sets.remove(key).unwrap_or_default();
+        // The current records of the set by value, each value's records in order.
+        let mut have_by_value: HashMap<String, Vec<usize>> = HashMap::new();
+        for (index, entry) in have.iter().enumerate().rev() {
+            have_by_value
+                .entry(entry.value_key())
+                .or_default()
+                .push(index);
+        }
+        let mut matched = vec![false; have.len()];
         let mut missing = Vec::new();
         for entry in wanted {
-            match have.iter().position(|h| h.value_key() == entry.value_key()) {
-                Some(index) => {
-                    have.remove(index);
-                }
+            match have_by_value.get_mut(&entry.value_key()).and_then(Vec::pop) {
+                Some(index) => matched[index] = true,
                 None => missing.push(entry.clone()),
             }
         }
         // Changed values: an update of a record that held an old value (one call).
-        let mut have = have.into_iter();
+        let mut have = have
+            .into_iter()
+            .zip(matched)
+            .filter_map(|(entry, matched)| (!matched).then_some(entry));
         for mut after in missing {
             match have.next() {
                 Some(before) => {
@@ -469,12 +669,20 @@ pub fn plan_dns(current: &DnsZone, desired: &DnsZone, options: DnsPlanOptions) -
             });
         }
     }
+    // Sets the desired state names but the service cannot hold: never pruned (what the
+    // service holds of them, it got some other way).
+    let unheld: HashSet<(String, String)> = desired
+        .unsupported
+        .iter()
+        .map(|u| (host(&u.name), u.record_type.to_ascii_uppercase()))
+        .collect();
     for key in current_order {
         let Some(set) = current_sets.remove(&key) else {
             continue;
         };
+        let prune = options.prune && !unheld.contains(&key);
         for entry in set {
-            if options.prune {
+            if prune {
                 plan.delete.push(Change {
                     before: Some(entry),
                     after: None,
@@ -557,6 +765,7 @@ impl DnsSync {
         options: DnsPlanOptions,
     ) -> Result<DnsPlan, SyncError> {
         self.check_domain(desired)?;
+        check_desired(desired, options)?;
         let current = self.current().await?;
         Ok(plan_dns(&current, desired, options))
     }
@@ -685,6 +894,38 @@ impl DnsSync {
         }
         Ok(report)
     }
+}
+
+/// Refuses a desired state the service cannot hold: records it cannot hold (unless
+/// skipping them), or a CNAME beside other records of its name.
+fn check_desired(desired: &DnsZone, options: DnsPlanOptions) -> Result<(), Error> {
+    if !desired.unsupported.is_empty() && !options.skip_unsupported {
+        let listed: Vec<String> = desired
+            .unsupported
+            .iter()
+            .map(|u| u.describe(&desired.domain))
+            .collect();
+        return Err(Error::invalid(
+            "records",
+            format!(
+                "{} record(s) the service cannot hold, nothing sent: {}",
+                listed.len(),
+                listed.join("; ")
+            ),
+        ));
+    }
+    if let Some((first, second)) = cname_conflict(&desired.records) {
+        return Err(Error::invalid(
+            "records",
+            format!(
+                "`{}` and `{}` share a name, and one is a CNAME: a CNAME must be the only \
+                 record of its name",
+                desired.records[first].describe(&desired.domain),
+                desired.records[second].describe(&desired.domain)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn describe(action: Action, change: &Change<DnsEntry>, domain: &DomainName) -> String {

@@ -8,8 +8,8 @@
 //!
 //! A domain's desired state is a [`DnsZone`]: its TTL and its records. Read it from a
 //! file with [`DnsZone::read_file`] (a BIND zone file, `.zone`, read with the NLnet
-//! Labs `domain` crate; or a YAML/TOML record list in the spirit of octoDNS,
-//! `.yaml`/`.yml`/`.toml`), or export the current one with [`DnsSync::export`] and
+//! Labs `domain` crate; a YAML/TOML record list, `.yaml`/`.yml`/`.toml`; or an
+//! octoDNS zone file), or export the current one with [`DnsSync::export`] and
 //! [`DnsZone::to_text`].
 //!
 //! - **TTL.** The service keeps one TTL per *domain*, not per record
@@ -31,11 +31,19 @@
 //!   serial, its name servers' timers): they are never exported, planned or written,
 //!   and an `SOA` in a file is skipped. A record the service lists without a type
 //!   cannot be written back as it is, so it is left out too ([`DnsZone::skipped`]).
-//! - **Types.** Every type is kept, known or not ([`DnsRecordType::Unknown`](hostapi::DnsRecordType::Unknown)): a YAML or
-//!   TOML file carries any type as text. A zone file carries every type DNS gives a
-//!   number to and the `domain` crate can read the value of; a record whose type or
-//!   value a zone file cannot express is written as a comment and reported
-//!   ([`ZoneText::not_expressible`]), and so kept on the service unless pruning.
+//! - **Types.** A plan sends only the types the service holds
+//!   ([`SERVICE_RECORD_TYPES`]) and values that pass its content rules
+//!   ([`content_rule`]); a file's other records are listed in
+//!   [`DnsZone::unsupported`] and refused at plan time, or left out with
+//!   [`DnsPlanOptions::skip_unsupported`]. Records of any type on the service are
+//!   kept and exported ([`DnsRecordType::Unknown`](hostapi::DnsRecordType::Unknown)):
+//!   a YAML or TOML file carries any type as text; a record whose type or value a
+//!   format cannot express is written as a comment (zone files) or left out, and
+//!   reported ([`ZoneText::not_expressible`]), and so kept on the service unless
+//!   pruning.
+//! - **Formats.** BIND zone files as BIND reads them, hostapi's YAML/TOML record
+//!   lists, and octoDNS zone files ([`FileFormat::Octodns`]): see
+//!   `docs/config-as-code.md`.
 //!
 //! ## CDN
 //!
@@ -78,6 +86,7 @@
 mod cdn;
 mod dns;
 mod file;
+mod octodns;
 mod records_file;
 mod zonefile;
 
@@ -103,6 +112,8 @@ pub enum FileFormat {
     Yaml,
     /// TOML.
     Toml,
+    /// An octoDNS zone file (YAML: names as keys, `''` for the apex), DNS only.
+    Octodns,
 }
 
 impl FileFormat {
@@ -117,12 +128,13 @@ impl FileFormat {
         }
     }
 
-    /// Reads a format's name: `bind` (or `zone`), `yaml` (or `yml`), `toml`.
+    /// Reads a format's name: `bind` (or `zone`), `yaml` (or `yml`), `toml`, `octodns`.
     pub fn from_name(name: &str) -> Option<Self> {
         match name.trim().to_ascii_lowercase().as_str() {
             "bind" | "zone" => Some(Self::Bind),
             "yaml" | "yml" => Some(Self::Yaml),
             "toml" => Some(Self::Toml),
+            "octodns" => Some(Self::Octodns),
             _ => None,
         }
     }
@@ -133,6 +145,7 @@ impl FileFormat {
             Self::Bind => "bind",
             Self::Yaml => "yaml",
             Self::Toml => "toml",
+            Self::Octodns => "octodns",
         }
     }
 

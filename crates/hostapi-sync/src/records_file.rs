@@ -30,7 +30,10 @@ use std::path::Path;
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::dns::{DnsEntry, DnsZone, absolute_name, relative_name};
+use super::dns::{
+    DnsEntry, DnsZone, UnsupportedRecord, absolute_name, cname_conflict, content_rule,
+    relative_name, service_holds,
+};
 use super::file::{quiet_message, yaml_anchor};
 use super::{FileError, FileFormat, column_of, line_of};
 use hostapi::{DnsRecordType, DomainName, Error};
@@ -267,8 +270,102 @@ pub(crate) fn read(
     zone.ttl = CONTEXT
         .with(|c| c.borrow().as_ref().and_then(|c| c.ttl))
         .or(doc.ttl);
-    zone.records = doc.records.into_iter().flat_map(|r| r.entries).collect();
+    // The line of each item of `records`, found once when one is needed.
+    let mut item_lines: Option<Vec<usize>> = None;
+    let mut line_of_item = |index: usize| {
+        item_lines
+            .get_or_insert_with(|| all_item_lines(text, "records", format))
+            .get(index)
+            .copied()
+    };
+    let mut items = Vec::new();
+    for (index, record) in doc.records.into_iter().enumerate() {
+        let mut unsupported_set = false;
+        for entry in record.entries {
+            let reason = if service_holds(&entry.record_type) {
+                content_rule(&entry).err()
+            } else if unsupported_set {
+                continue;
+            } else {
+                unsupported_set = true;
+                Some(format!(
+                    "the service does not hold {} records",
+                    entry.record_type.as_wire()
+                ))
+            };
+            match reason {
+                Some(reason) => zone.unsupported.push(UnsupportedRecord::new(
+                    entry.name.clone(),
+                    entry.record_type.as_wire(),
+                    line_of_item(index),
+                    reason,
+                )),
+                None => {
+                    items.push(index);
+                    zone.records.push(entry);
+                }
+            }
+        }
+    }
+    if let Some((first, second)) = cname_conflict(&zone.records) {
+        let (first_line, second_line) = (line_of_item(items[first]), line_of_item(items[second]));
+        let place = |at: usize, line: Option<usize>| match line {
+            Some(line) => format!("line {line}"),
+            None => format!("records[{}]", items[at]),
+        };
+        return Err(FileError::new(
+            file,
+            second_line,
+            Some(format!("records[{}].type", items[second])),
+            format!(
+                "`{}` ({}) and `{}` ({}) share a name, and one is a CNAME: a CNAME must be \
+                 the only record of its name",
+                zone.records[first].describe(domain),
+                place(first, first_line),
+                zone.records[second].describe(domain),
+                place(second, second_line)
+            ),
+        ));
+    }
     Ok(zone)
+}
+
+/// The line of every item of the top-level list `key` (one pass): the `- ` of each
+/// item of a YAML block list, or each `[[key]]` header of TOML. Empty when the list
+/// is written otherwise.
+fn all_item_lines(text: &str, key: &str, format: FileFormat) -> Vec<usize> {
+    let mut out = Vec::new();
+    if format == FileFormat::Toml {
+        let header = format!("[[{key}]]");
+        for (number, line) in text.lines().enumerate() {
+            if line.trim() == header {
+                out.push(number + 1);
+            }
+        }
+        return out;
+    }
+    let mut lines = text.lines().enumerate();
+    if lines
+        .find(|(_, l)| l.trim_end() == format!("{key}:"))
+        .is_none()
+    {
+        return out;
+    }
+    let mut indent = None;
+    for (number, line) in lines {
+        let content = line.trim_start();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let at = line.len() - content.len();
+        if at == 0 && !content.starts_with('-') {
+            break;
+        }
+        if (content.starts_with("- ") || content == "-") && *indent.get_or_insert(at) == at {
+            out.push(number + 1);
+        }
+    }
+    out
 }
 
 /// Deserialises YAML or TOML text, an error naming the line and the field.
@@ -278,7 +375,7 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(
     format: FileFormat,
 ) -> Result<T, FileError> {
     match format {
-        FileFormat::Yaml => {
+        FileFormat::Yaml | FileFormat::Octodns => {
             if let Some((line, column)) = yaml_anchor(text) {
                 return Err(FileError::new(
                     file,
@@ -409,6 +506,7 @@ pub(crate) fn emit<T: Serialize>(
         FileFormat::Yaml => serde_yaml_ng::to_string(value).map_err(|e| e.to_string()),
         FileFormat::Toml => toml::to_string(value).map_err(|e| e.to_string()),
         FileFormat::Bind => Err("a zone file holds DNS records only".to_owned()),
+        FileFormat::Octodns => Err("an octoDNS file holds DNS records only".to_owned()),
     }
     .map_err(|reason| Error::invalid("format", reason))?;
     let mut text = String::new();
@@ -447,6 +545,9 @@ enum OutValue {
 /// Writes a zone as a YAML or TOML record list, one entry per record set.
 pub(crate) fn write(zone: &DnsZone, format: FileFormat) -> Result<String, Error> {
     let mut records: Vec<OutRecord> = Vec::new();
+    // The index of each set (name in lower case, type) in `records`.
+    let mut sets: std::collections::HashMap<(String, String), usize> =
+        std::collections::HashMap::new();
     for entry in &zone.records {
         let name = relative_name(&entry.name, &zone.domain);
         let record_type = entry.record_type.as_wire().to_owned();
@@ -457,16 +558,18 @@ pub(crate) fn write(zone: &DnsZone, format: FileFormat) -> Result<String, Error>
             },
             None => OutValue::Text(entry.content.clone()),
         };
-        match records
-            .iter_mut()
-            .find(|r| r.name.eq_ignore_ascii_case(&name) && r.record_type == record_type)
-        {
-            Some(set) => set.values.push(value),
-            None => records.push(OutRecord {
-                name,
-                record_type,
-                values: vec![value],
-            }),
+        match sets.entry((name.to_ascii_lowercase(), record_type.clone())) {
+            std::collections::hash_map::Entry::Occupied(set) => {
+                records[*set.get()].values.push(value);
+            }
+            std::collections::hash_map::Entry::Vacant(set) => {
+                set.insert(records.len());
+                records.push(OutRecord {
+                    name,
+                    record_type,
+                    values: vec![value],
+                });
+            }
         }
     }
     let doc = OutDoc {

@@ -24,7 +24,7 @@ pub(crate) struct ExportArgs {
     /// The domain name.
     #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
     domain: DomainName,
-    /// The file format: bind (a zone file, the default), yaml or toml.
+    /// The file format: bind (a zone file, the default), yaml, toml or octodns.
     #[arg(long, value_parser = parse_format)]
     format: Option<FileFormat>,
 }
@@ -35,11 +35,16 @@ pub(crate) struct PlanArgs {
     /// The domain name.
     #[arg(value_parser = parse_id::<DomainName>, add = clap_complete::ArgValueCandidates::new(crate::completion::domain_names))]
     domain: DomainName,
-    /// The desired records: a zone file (.zone) or a record list (.yaml, .yml, .toml).
+    /// The desired records: a zone file (.zone), a record list (.yaml, .yml, .toml) or
+    /// an octoDNS zone file (.yaml).
     file: PathBuf,
-    /// The file's format, whatever its extension: bind, yaml or toml.
+    /// The file's format, whatever its extension: bind, yaml, toml or octodns.
     #[arg(long, value_parser = parse_format)]
     format: Option<FileFormat>,
+    /// Leave out the file's records the service cannot hold (their types or values),
+    /// listing them, instead of refusing the file.
+    #[arg(long)]
+    skip_unsupported: bool,
     /// Also delete the records the file does not name (by default they are kept).
     #[arg(long)]
     prune: bool,
@@ -123,7 +128,8 @@ fn parse_percent(value: &str) -> Result<f64, String> {
 
 /// Parses `--format`.
 pub(crate) fn parse_format(value: &str) -> Result<FileFormat, String> {
-    FileFormat::from_name(value).ok_or_else(|| format!("`{value}` is not bind, yaml or toml"))
+    FileFormat::from_name(value)
+        .ok_or_else(|| format!("`{value}` is not bind, yaml, toml or octodns"))
 }
 
 /// Parses `--max-file-size`: bytes, or a number with K, M or G (KiB, MiB, GiB).
@@ -385,13 +391,48 @@ pub(crate) fn report_outcome<T>(report: &ApplyReport<T>) -> Result<(), Failure> 
     Ok(())
 }
 
+/// Reads the file, prints its warnings, and refuses it when it holds records the
+/// service cannot hold (each listed), unless `--skip-unsupported` (then each is
+/// listed as skipped).
 fn read(context: &Context, args: &PlanArgs) -> Result<DnsZone, Failure> {
-    DnsZone::read_file_capped(&args.file, &args.domain, args.format, args.max_file_size)
-        .map_err(|e| file_failure(&context.client, e))
+    let zone = DnsZone::read_file_capped(&args.file, &args.domain, args.format, args.max_file_size)
+        .map_err(|e| file_failure(&context.client, e))?;
+    for warning in &zone.warnings {
+        eprintln!(
+            "warning: {}: {}",
+            args.file.display(),
+            untrusted::line(warning)
+        );
+    }
+    if zone.unsupported.is_empty() {
+        return Ok(zone);
+    }
+    let listed = |prefix: &str| {
+        for record in &zone.unsupported {
+            eprintln!(
+                "{prefix}{}: {}",
+                args.file.display(),
+                untrusted::line(&record.describe(&args.domain))
+            );
+        }
+    };
+    if args.skip_unsupported {
+        listed("skipped: ");
+        return Ok(zone);
+    }
+    listed("cannot hold: ");
+    Err(Failure::usage(format!(
+        "{} holds {} record(s) the service cannot hold (listed above); nothing was sent",
+        args.file.display(),
+        zone.unsupported.len()
+    ))
+    .hint("remove them from the file, or plan with --skip-unsupported to leave them out"))
 }
 
 fn options(args: &PlanArgs) -> DnsPlanOptions {
-    DnsPlanOptions::default().prune(args.prune)
+    DnsPlanOptions::default()
+        .prune(args.prune)
+        .skip_unsupported(args.skip_unsupported)
 }
 
 pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Failure> {
@@ -399,16 +440,15 @@ pub(crate) async fn export(context: &Context, args: ExportArgs) -> Result<(), Fa
         .export()
         .await
         .map_err(Failure::from)?;
-    let text = zone
-        .to_text(args.format.unwrap_or(FileFormat::Bind))
-        .map_err(Failure::from)?;
+    let format = args.format.unwrap_or(FileFormat::Bind);
+    let text = zone.to_text(format).map_err(Failure::from)?;
     print_file(&text.text);
     for skipped in &zone.skipped {
         eprintln!("left out: {}", untrusted::line(&skipped.to_string()));
     }
     for entry in &text.not_expressible {
         eprintln!(
-            "warning: a zone file cannot express {}: written as a comment (use --format yaml to keep it)",
+            "warning: the {format} format cannot express {}: left out (use --format yaml to keep it)",
             untrusted::line(&entry.describe(&args.domain))
         );
     }
