@@ -74,7 +74,7 @@ pub(crate) fn profiles() -> Vec<CompletionCandidate> {
 /// DNS record types, as the documents name them, but SOA (the command line never
 /// writes one: the zone's SOA is the provider's).
 pub(crate) fn record_types() -> Vec<CompletionCandidate> {
-    hostapi::DnsRecordType::KNOWN
+    hostapi::domains::DnsRecordType::KNOWN
         .iter()
         .filter(|name| !name.eq_ignore_ascii_case("soa"))
         .map(|name| CompletionCandidate::new(name.to_ascii_uppercase()))
@@ -87,7 +87,9 @@ pub(crate) fn bare_metal_ids() -> Vec<CompletionCandidate> {
         let servers = client.bare_metals().list().await?;
         Ok(servers
             .iter()
-            .filter_map(|s| candidate::<hostapi::BareMetalId>(s.id.as_str(), s.name.as_deref()))
+            .filter_map(|s| {
+                candidate::<hostapi::types::BareMetalId>(s.id.as_str(), s.name.as_deref())
+            })
             .collect())
     })
 }
@@ -98,7 +100,9 @@ pub(crate) fn virtual_server_ids() -> Vec<CompletionCandidate> {
         let servers = client.virtual_servers().list().await?;
         Ok(servers
             .iter()
-            .filter_map(|s| candidate::<hostapi::VirtualServerId>(s.id.as_str(), s.name.as_deref()))
+            .filter_map(|s| {
+                candidate::<hostapi::types::VirtualServerId>(s.id.as_str(), s.name.as_deref())
+            })
             .collect())
     })
 }
@@ -110,7 +114,7 @@ pub(crate) fn cloud_server_ids() -> Vec<CompletionCandidate> {
         Ok(servers
             .iter()
             .filter_map(|s| {
-                candidate::<hostapi::CloudServerId>(s.id.as_str(), s.reference.as_deref())
+                candidate::<hostapi::types::CloudServerId>(s.id.as_str(), s.reference.as_deref())
             })
             .collect())
     })
@@ -122,7 +126,7 @@ pub(crate) fn domain_names() -> Vec<CompletionCandidate> {
         let domains = client.domains().list().await?;
         Ok(domains
             .iter()
-            .filter_map(|d| candidate::<hostapi::DomainName>(d.name.as_str(), None))
+            .filter_map(|d| candidate::<hostapi::types::DomainName>(d.name.as_str(), None))
             .collect())
     })
 }
@@ -230,16 +234,16 @@ mod tests {
             "1000;ls",
         ] {
             assert!(
-                candidate::<hostapi::BareMetalId>(hostile, None).is_none(),
+                candidate::<hostapi::types::BareMetalId>(hostile, None).is_none(),
                 "{hostile:?}"
             );
             assert!(
-                candidate::<hostapi::CloudServerId>(hostile, None).is_none(),
+                candidate::<hostapi::types::CloudServerId>(hostile, None).is_none(),
                 "{hostile:?}"
             );
         }
-        assert!(candidate::<hostapi::BareMetalId>("20001", Some("web")).is_some());
-        assert!(candidate::<hostapi::DomainName>("acme-1.com", None).is_some());
+        assert!(candidate::<hostapi::types::BareMetalId>("20001", Some("web")).is_some());
+        assert!(candidate::<hostapi::types::DomainName>("acme-1.com", None).is_some());
         assert!(!shell_safe("-rf"));
         assert!(!shell_safe("a b"));
         assert!(!shell_safe("$HOME"));

@@ -8,7 +8,8 @@ use std::io::{IsTerminal, Write};
 use comfy_table::{
     Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Table, Width, presets,
 };
-use hostapi::{DataUnit, Listing, RateUnit};
+use hostapi::Listing;
+use hostapi::types::{DataUnit, RateUnit};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -136,7 +137,7 @@ impl Printer {
     pub(crate) fn to_json<T: Serialize + ?Sized>(&self, value: &T) -> Result<Value, Failure> {
         let serialize = || serde_json::to_value(value);
         let json = if self.show_secrets {
-            hostapi::expose_secrets(serialize)
+            hostapi::types::expose_secrets(serialize)
         } else {
             serialize()
         };

@@ -31,7 +31,7 @@
 //!   serial, its name servers' timers): they are never exported, planned or written,
 //!   and an `SOA` in a file is skipped. A record the service lists without a type
 //!   cannot be written back as it is, so it is left out too ([`DnsZone::skipped`]).
-//! - **Types.** Every type is kept, known or not ([`DnsRecordType::Unknown`](hostapi::DnsRecordType::Unknown)): a YAML or
+//! - **Types.** Every type is kept, known or not ([`DnsRecordType::Unknown`](hostapi::domains::DnsRecordType::Unknown)): a YAML or
 //!   TOML file carries any type as text. A zone file carries every type DNS gives a
 //!   number to and the `domain` crate can read the value of; a record whose type or
 //!   value a zone file cannot express is written as a comment and reported
@@ -52,7 +52,7 @@
 //! the apply is refused with [`SyncError::Stale`] (unless
 //! [`ApplyOptions::force`], which applies the fresh plan). Changes then run phase by
 //! phase (deletes, updates, creates, then the TTL), each phase with at most
-//! [`ApplyOptions::concurrency`] calls in flight (the facade's [`bulk`](hostapi::bulk)).
+//! [`ApplyOptions::concurrency`] calls in flight (the facade's [`bulk`](hostapi::bulk::bulk)).
 //! Each change is reported with the honest outcome of its write ([`Outcome`]): applied,
 //! not applied, or unknown; an unknown outcome is read back with the group's
 //! `confirm_*` call first, and stays unknown only when that read fails too.
@@ -60,7 +60,7 @@
 //! ```no_run
 //! # async fn run(client: hostapi::Client) -> Result<(), hostapi_sync::SyncError> {
 //! use hostapi_sync::{ApplyOptions, DnsPlanOptions, DnsSync, DnsZone};
-//! let domain: hostapi::DomainName = "example.com".parse()?;
+//! let domain: hostapi::types::DomainName = "example.com".parse()?;
 //! let desired = DnsZone::read_file("example.com.zone", &domain, None)?;
 //! let sync = DnsSync::new(&client, &domain);
 //! let plan = sync.plan(&desired, DnsPlanOptions::default()).await?;
@@ -311,7 +311,7 @@ type ProgressCallback = std::sync::Arc<dyn Fn(&ApplyProgress) + Send + Sync>;
 #[derive(Clone)]
 pub struct ApplyOptions {
     /// At most this many writes in flight (1 to
-    /// [`BulkOptions::MAX_CONCURRENCY`](hostapi::BulkOptions::MAX_CONCURRENCY); default
+    /// [`BulkOptions::MAX_CONCURRENCY`](hostapi::bulk::BulkOptions::MAX_CONCURRENCY); default
     /// 8).
     pub concurrency: usize,
     /// Apply a fresh plan even when the state changed since the plan was made.
@@ -336,7 +336,7 @@ impl fmt::Debug for ApplyOptions {
 impl Default for ApplyOptions {
     fn default() -> Self {
         Self {
-            concurrency: hostapi::BulkOptions::DEFAULT_CONCURRENCY,
+            concurrency: hostapi::bulk::BulkOptions::DEFAULT_CONCURRENCY,
             force: false,
             dry_run: false,
             progress: None,
@@ -383,8 +383,8 @@ impl ApplyOptions {
         }
     }
 
-    pub(crate) fn bulk(&self) -> hostapi::BulkOptions {
-        hostapi::BulkOptions::new(self.concurrency).as_completed()
+    pub(crate) fn bulk(&self) -> hostapi::bulk::BulkOptions {
+        hostapi::bulk::BulkOptions::new(self.concurrency).as_completed()
     }
 }
 

@@ -33,7 +33,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 use super::dns::{DnsEntry, DnsZone, absolute_name, relative_name};
 use super::file::{quiet_message, yaml_anchor};
 use super::{FileError, FileFormat, column_of, line_of};
-use hostapi::{DnsRecordType, DomainName, Error};
+use hostapi::Error;
+use hostapi::domains::DnsRecordType;
+use hostapi::types::DomainName;
 
 /// What a record needs to be checked as it is read: the domain, and the TTL seen
 /// first. Set for the length of one [`read`].

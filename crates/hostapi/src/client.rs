@@ -1,4 +1,10 @@
 //! [`Client`], its builder, and configuration from the environment.
+//!
+//! [`Client::from_env`] reads the variables named by the `ENV_*` constants here;
+//! [`ClientBuilder::retry_policy`] takes a [`RetryPolicy`]. [`Client`] and
+//! [`ClientBuilder`] are also at the crate's root.
+
+pub use crate::transport::retry::RetryPolicy;
 
 use std::fmt;
 use std::sync::Arc;
@@ -14,7 +20,6 @@ use crate::scrub::Scrubber;
 use crate::signing::{CdnSigner, Clock, SystemClock};
 use crate::transport::Transport;
 use crate::transport::hooks::{Auth, FacadeHooks};
-use crate::transport::retry::RetryPolicy;
 
 /// The environment variable holding the API key of the v1 and cloud interfaces.
 pub const ENV_API_KEY: &str = "HOSTAPI_API_KEY";

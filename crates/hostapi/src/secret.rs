@@ -71,7 +71,8 @@ thread_local! {
 /// on this thread.
 ///
 /// ```
-/// use hostapi::{Secret, expose_secrets};
+/// use hostapi::Secret;
+/// use hostapi::types::expose_secrets;
 /// let password = Secret::new("hunter2");
 /// assert_eq!(serde_json::to_string(&password).unwrap(), r#""[REDACTED]""#);
 /// let shown = expose_secrets(|| serde_json::to_string(&password).unwrap());

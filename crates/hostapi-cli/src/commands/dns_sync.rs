@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use hostapi::DomainName;
+use hostapi::types::DomainName;
 use hostapi_sync::{
     Action, ApplyOptions, ApplyReport, DnsPlanOptions, DnsZone, FileError, FileFormat, Outcome,
     SyncError,

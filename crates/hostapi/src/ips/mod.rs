@@ -1,5 +1,6 @@
-//! IP addresses: `PUT /v1/ips/{ip}`, and what every view of an IP shares (the reader
-//! and the update form; the model is [`IpAddress`]).
+//! IP addresses: [`IpAddress`] as every view shows it (of a bare metal server, a rack, a
+//! virtual server), and [`Ips`], from [`Client::ips`], to change one (`PUT
+//! /v1/ips/{ip}`, with an [`IpUpdate`]).
 
 pub(crate) mod read;
 
@@ -8,7 +9,7 @@ use std::net::IpAddr;
 use hostapi_raw_infra::types as raw;
 
 use crate::handle::{Handle, retry_unsafe_option};
-use crate::model::{IpAddress, IpUpdate};
+pub use crate::model::{AssignedServer, IpAddress, IpBilling, IpUpdate, IpVisibility, ServerKind};
 use crate::outcome::Confirmation;
 use crate::{Client, Error, validate};
 
