@@ -284,7 +284,7 @@ mod config;
 pub mod domains;
 pub mod error;
 mod handle;
-#[doc(hidden)]
+#[cfg(feature = "internal")]
 pub mod internal;
 pub mod ips;
 mod list;
