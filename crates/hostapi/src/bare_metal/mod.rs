@@ -5,7 +5,8 @@
 //! The handle is [`BareMetals`], from [`Client::bare_metals`]; its
 //! [`ips`](BareMetals::ips) and [`leases`](BareMetals::leases) give [`BareMetalIps`] and
 //! [`BareMetalLeases`]. Installs are described by an [`InstallRequest`]. The server's id is
-//! [`BareMetalId`](crate::types::BareMetalId), in [`types`](crate::types) with every id.
+//! [`types::BareMetalId`](crate::types::BareMetalId), in [`types`](crate::types) with every
+//! id.
 
 mod install;
 mod ips;
