@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use hostapi::{Client, ClientBuilder, RetryPolicy};
+use hostapi::client::RetryPolicy;
+use hostapi::{Client, ClientBuilder};
 use hostapi_sim::Sim;
 use httpmock::MockServer;
 
@@ -27,7 +28,7 @@ pub fn client(server: &MockServer) -> Client {
         .cdn_base_url(format!("{}{CDN_BASE_PATH}", server.base_url()))
         .cdn_secret(CDN_SECRET)
         .cdn_customer(CDN_CUSTOMER)
-        .clock(hostapi::FixedClock(CDN_TIMESTAMP))
+        .clock(hostapi::signing::FixedClock(CDN_TIMESTAMP))
         .retry_policy(RetryPolicy::never())
         .build()
         .expect("test client builds")
@@ -41,7 +42,7 @@ pub fn client_builder(server: &MockServer) -> ClientBuilder {
         .cdn_base_url(format!("{}{CDN_BASE_PATH}", server.base_url()))
         .cdn_secret(CDN_SECRET)
         .cdn_customer(CDN_CUSTOMER)
-        .clock(hostapi::FixedClock(CDN_TIMESTAMP))
+        .clock(hostapi::signing::FixedClock(CDN_TIMESTAMP))
         .retry_policy(RetryPolicy::never())
 }
 
@@ -94,7 +95,7 @@ pub fn strict_client(server: &MockServer) -> Client {
         .cdn_base_url(format!("{}{CDN_BASE_PATH}", server.base_url()))
         .cdn_secret(CDN_SECRET)
         .cdn_customer(CDN_CUSTOMER)
-        .clock(hostapi::FixedClock(CDN_TIMESTAMP))
+        .clock(hostapi::signing::FixedClock(CDN_TIMESTAMP))
         .retry_policy(RetryPolicy::never())
         .strict(true)
         .build()

@@ -9,12 +9,17 @@ use std::pin::Pin;
 use chrono::NaiveDate;
 use std::net::IpAddr;
 
-use hostapi::{
-    BareMetalId, Client, CloudServerId, DnsRecordId, DnsRecordType, DomainName, Error,
-    InstallPartition, InstallRequest, IpUpdate, MacAddress, MetricsQuery, NewDhcpLease,
-    NewDnsRecord, NewOrigin, OperatingSystemId, OriginUpdate, PartitionLayout, PrivateNetworkId,
-    PrivateRackId, RetryPolicy, SubCustomerUpdate, Username, VirtualServerId, ZoneId,
+use hostapi::bare_metal::{InstallPartition, InstallRequest, NewDhcpLease, PartitionLayout};
+use hostapi::cdn::{NewOrigin, OriginUpdate, SubCustomerUpdate};
+use hostapi::client::RetryPolicy;
+use hostapi::cloud::MetricsQuery;
+use hostapi::domains::{DnsRecordType, NewDnsRecord};
+use hostapi::ips::IpUpdate;
+use hostapi::types::{
+    BareMetalId, CloudServerId, DnsRecordId, DomainName, MacAddress, OperatingSystemId,
+    PrivateNetworkId, PrivateRackId, Username, VirtualServerId, ZoneId,
 };
+use hostapi::{Client, Error};
 use hostapi_tests::{API_KEY, CDN_SECRET, client};
 use httpmock::MockServer;
 
@@ -60,7 +65,7 @@ fn domain(value: &str) -> DomainName {
 
 /// What the calls borrow.
 struct Fixtures {
-    records: hostapi::DnsRecords,
+    records: hostapi::domains::DnsRecords,
     cloud: CloudServerId,
     zone: ZoneId,
 }
@@ -362,16 +367,16 @@ fn cases<'a>(client: &'a Client, fixtures: &'a Fixtures) -> Vec<Case<'a>> {
         case!(
             "origin update changing nothing",
             "update",
-            client
-                .cdn()
-                .origins()
-                .update(&hostapi::OriginId::from(101u32), &OriginUpdate::new())
+            client.cdn().origins().update(
+                &hostapi::types::OriginId::from(101u32),
+                &OriginUpdate::new()
+            )
         ),
         case!(
             "sub-customer update setting nothing",
             "update",
             client.cdn().sub_customers().update(
-                &hostapi::CustomerNumber::new("C12345601").unwrap(),
+                &hostapi::types::CustomerNumber::new("C12345601").unwrap(),
                 &SubCustomerUpdate::new()
             )
         ),
@@ -385,7 +390,7 @@ fn cases<'a>(client: &'a Client, fixtures: &'a Fixtures) -> Vec<Case<'a>> {
             "interval",
             client.cloud_servers().wait_state(
                 cloud,
-                hostapi::CloudServerState::Running,
+                hostapi::cloud::CloudServerState::Running,
                 &hostapi::WaitOptions::new().interval(std::time::Duration::from_millis(1))
             )
         ),

@@ -2,10 +2,11 @@
 //! switch port, power, rescue mode, installation status and passwords — normalised
 //! output (snapshots), the exact wire form of each call, and checks that send nothing.
 
-use hostapi::{
-    BareMetalId, BareMetalPowerState, BareMetalServer, Error, InstallationState, IpmiKind,
-    MacAddress, RescueImageId, SwitchPortStatus, expose_secrets,
+use hostapi::Error;
+use hostapi::bare_metal::{
+    BareMetalPowerState, BareMetalServer, InstallationState, IpmiKind, SwitchPortStatus,
 };
+use hostapi::types::{BareMetalId, MacAddress, RescueImageId, expose_secrets};
 use hostapi_tests::{API_KEY, client, fixture, strict_client, to_json};
 use httpmock::Method::{GET, POST, PUT};
 use httpmock::{Mock, MockServer};
@@ -477,7 +478,7 @@ async fn power_cycle_is_not_retried_unless_asked() {
         .base_url(server.base_url())
         .api_key(API_KEY)
         .retry_policy(
-            hostapi::RetryPolicy::default()
+            hostapi::client::RetryPolicy::default()
                 .max_attempts(2)
                 .initial_backoff(std::time::Duration::from_millis(1))
                 .max_backoff(std::time::Duration::from_millis(1))
@@ -663,7 +664,7 @@ fn calls_under(parent: &'static str) -> std::sync::Arc<std::sync::atomic::Atomic
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn get_many_reads_spawned_as_tasks_keep_the_callers_span() {
     use futures::StreamExt;
-    use hostapi::BulkOptions;
+    use hostapi::bulk::BulkOptions;
     use tracing::Instrument;
 
     let calls = calls_under("bulk caller");

@@ -5,10 +5,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hostapi::{
-    BareMetalId, Error, InstallPartition, InstallPartitionSize, InstallRequest, OperatingSystemId,
-    PartitionLayout, RescueImageId, WaitOptions,
+use hostapi::bare_metal::{
+    InstallPartition, InstallPartitionSize, InstallRequest, PartitionLayout,
 };
+use hostapi::types::{BareMetalId, OperatingSystemId, RescueImageId};
+use hostapi::{Error, WaitOptions};
 use hostapi_tests::{API_KEY, client};
 use httpmock::Method::{GET, POST};
 use httpmock::{HttpMockRequest, HttpMockResponse, MockServer};
@@ -87,7 +88,7 @@ async fn install_with_a_layout_sends_bracketed_keys() {
                 .path("/v1/bareMetals/20001/install")
                 .header("X-Svc-Auth", API_KEY)
                 .header("content-type", "application/x-www-form-urlencoded")
-                .header("user-agent", hostapi::USER_AGENT)
+                .header("user-agent", hostapi::client::USER_AGENT)
                 .header_missing("api-version")
                 .form_urlencoded_tuple("hdd[params][2][size]", "*")
                 .form_urlencoded_tuple("hdd[params][0][mountpoint]", "/boot")

@@ -3,9 +3,10 @@
 
 use std::net::IpAddr;
 
-use hostapi::{
-    BareMetalId, DataUnit, Error, IpUpdate, MacAddress, NewDhcpLease, RateUnit, ServerKind,
-};
+use hostapi::Error;
+use hostapi::bare_metal::NewDhcpLease;
+use hostapi::ips::{IpUpdate, ServerKind};
+use hostapi::types::{BareMetalId, DataUnit, MacAddress, RateUnit};
 use hostapi_tests::{API_KEY, client, fixture, strict_client, to_json};
 use httpmock::Method::{DELETE, GET, POST, PUT};
 use httpmock::MockServer;
@@ -570,8 +571,8 @@ async fn leases_list_in_both_shapes() {
 async fn read_leases(
     body: &str,
 ) -> (
-    Result<hostapi::Listing<hostapi::DhcpLease>, Error>,
-    Result<hostapi::Listing<hostapi::DhcpLease>, Error>,
+    Result<hostapi::Listing<hostapi::bare_metal::DhcpLease>, Error>,
+    Result<hostapi::Listing<hostapi::bare_metal::DhcpLease>, Error>,
 ) {
     let server = MockServer::start_async().await;
     server

@@ -1,9 +1,9 @@
 //! Catalogues: normalised output (snapshots), the path and query of each read,
 //! validation before sending, and typed decode errors.
 
-use hostapi::{
-    BareMetalId, Client, ControlPanelId, Error, OperatingSystemId, PartitionSchema, PartitionSize,
-};
+use hostapi::catalog::{PartitionSchema, PartitionSize};
+use hostapi::types::{BareMetalId, ControlPanelId, OperatingSystemId};
+use hostapi::{Client, Error};
 use hostapi_tests::{API_KEY, client, fixture, strict_client, to_json};
 use httpmock::Method::GET;
 use httpmock::MockServer;
@@ -181,7 +181,11 @@ async fn non_numeric_catalogue_ids_send_nothing() {
         "ControlPanelId"
     );
     assert_eq!(
-        argument("rescue-1".parse::<hostapi::RescueImageId>().unwrap_err()),
+        argument(
+            "rescue-1"
+                .parse::<hostapi::types::RescueImageId>()
+                .unwrap_err()
+        ),
         "RescueImageId"
     );
 }

@@ -2,10 +2,10 @@
 //! computed outside Rust, the exact wire form of each write, and bad input or missing
 //! configuration refused before anything is sent.
 
-use hostapi::{
-    Acl, Client, CustomerNumber, Error, NewOrigin, OriginId, OriginType, OriginUpdate, PurgeJobId,
-    PurgeStatus, REDACTED, RetryPolicy, SubCustomerUpdate, ZoneId, expose_secrets,
-};
+use hostapi::cdn::{Acl, NewOrigin, OriginType, OriginUpdate, PurgeStatus, SubCustomerUpdate};
+use hostapi::client::RetryPolicy;
+use hostapi::types::{CustomerNumber, OriginId, PurgeJobId, REDACTED, ZoneId, expose_secrets};
+use hostapi::{Client, Error};
 use hostapi_tests::{
     CDN_BASE_PATH, CDN_CUSTOMER, CDN_SECRET, CDN_TIMESTAMP, client, fixture, strict_client, to_json,
 };
@@ -115,7 +115,7 @@ async fn every_call_is_signed_in_its_path_and_carries_no_auth_header() {
                 .path("/cdn/origins/C123456/1700000000/c3500c13efc90132b7018a5bd17108734d3c24d2")
                 .header_missing("x-svc-auth")
                 .header_missing("api-version")
-                .header("user-agent", hostapi::USER_AGENT);
+                .header("user-agent", hostapi::client::USER_AGENT);
             then.status(200).body(r#"{"succes":[]}"#);
         })
         .await;
@@ -139,7 +139,7 @@ async fn the_base_url_path_is_not_part_of_the_signed_path() {
         .cdn_base_url(server.base_url())
         .cdn_secret(CDN_SECRET)
         .cdn_customer(CDN_CUSTOMER)
-        .clock(hostapi::FixedClock(CDN_TIMESTAMP))
+        .clock(hostapi::signing::FixedClock(CDN_TIMESTAMP))
         .retry_policy(RetryPolicy::never())
         .build()
         .unwrap();

@@ -1,10 +1,12 @@
 //! Cloud v2 virtual servers and private clouds: normalised output (snapshots), the exact
 //! wire form of each call, refusals before sending, and typed decode errors.
 
-use hostapi::{
-    Aggregation, CloudServerId, CloudServerState, CredentialType, Error, FirewallState,
-    Granularity, JobStatus, MetricsQuery, ServiceOffering, Username, expose_secrets,
+use hostapi::Error;
+use hostapi::cloud::{
+    Aggregation, CloudServerState, CredentialType, FirewallState, Granularity, MetricsQuery,
+    ServiceOffering,
 };
+use hostapi::types::{CloudServerId, JobStatus, Username, expose_secrets};
 use hostapi_tests::{API_KEY, client, fixture, strict_client, to_json};
 use httpmock::Method::{GET, POST, PUT};
 use httpmock::{HttpMockRequest, MockServer};

@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hostapi::{CloudServerId, CloudServerState, Error, JobStatus, WaitOptions};
+use hostapi::cloud::CloudServerState;
+use hostapi::types::{CloudServerId, JobStatus};
+use hostapi::{Error, WaitOptions};
 use hostapi_tests::{API_KEY, client};
 use httpmock::Method::{GET, POST};
 use httpmock::{HttpMockRequest, HttpMockResponse, MockServer};

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hostapi::{
-    Client, DnsRecordType, DnsRecords, Error, NewDnsRecord, Polled, WaitOptions, poll_until,
+    Client, Error, WaitOptions, domains::DnsRecordType, domains::DnsRecords, domains::NewDnsRecord,
+    wait::Polled, wait::poll_until,
 };
 use hostapi_sim::{Sim, SimConfig};
 

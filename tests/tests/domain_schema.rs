@@ -67,7 +67,7 @@ async fn serialised_values_match_the_committed_schema() {
         "Domain",
         &json_of(&client.domains().list().await.unwrap()),
     );
-    let bare_metal = hostapi::BareMetalId::from(20001u64);
+    let bare_metal = hostapi::types::BareMetalId::from(20001u64);
     check(
         &schema,
         "BareMetalServer",
@@ -97,7 +97,11 @@ async fn serialised_values_match_the_committed_schema() {
         .timeout(Duration::from_secs(10));
     let _ = client
         .cloud_servers()
-        .wait_state(&servers[0].id, hostapi::CloudServerState::Running, &options)
+        .wait_state(
+            &servers[0].id,
+            hostapi::cloud::CloudServerState::Running,
+            &options,
+        )
         .await;
     check(
         &schema,

@@ -1,7 +1,9 @@
 //! Domains and DNS records: normalised output (snapshots), the exact wire form of each
 //! write, validation before sending, and typed decode errors.
 
-use hostapi::{DnsRecordId, DnsRecordType, DomainName, Error, NewDnsRecord, TermUnit};
+use hostapi::Error;
+use hostapi::domains::{DnsRecordType, NewDnsRecord};
+use hostapi::types::{DnsRecordId, DomainName, TermUnit};
 use hostapi_tests::{API_KEY, client, decode_parts, fixture, strict_client, to_json};
 use httpmock::Method::{DELETE, GET, POST, PUT};
 use httpmock::MockServer;
@@ -498,7 +500,7 @@ async fn invalid_records_send_nothing() {
         );
     }
     // A record id is a number by its rule: one that is not cannot be made.
-    let err = "abc".parse::<hostapi::DnsRecordId>().unwrap_err();
+    let err = "abc".parse::<hostapi::types::DnsRecordId>().unwrap_err();
     assert!(matches!(&err, Error::InvalidInput { argument, .. } if argument == "DnsRecordId"));
     // A domain that is not one cannot be named (see
     // `bad_domains_cannot_be_named_and_ttls_are_sent_as_given`), so no record call can
@@ -512,7 +514,7 @@ async fn invalid_records_send_nothing() {
 async fn unreadable_records_are_decode_errors_with_their_path() {
     // The record, the path at fault (if any), whether a default client loses the
     // record too (its id), and what the record reads as otherwise.
-    type Check = fn(&hostapi::DnsRecord) -> bool;
+    type Check = fn(&hostapi::domains::DnsRecord) -> bool;
     let cases: [(&str, Option<&str>, bool, Check); 5] = [
         (
             r#"{"id":"1","host":"a","type":"MX","content":"m","priority":70000}"#,
@@ -551,7 +553,7 @@ async fn unreadable_records_are_decode_errors_with_their_path() {
             })
             .await;
         let errors =
-            |listing: &hostapi::Listing<hostapi::DnsRecord>| -> Vec<(&'static str, String)> {
+            |listing: &hostapi::Listing<hostapi::domains::DnsRecord>| -> Vec<(&'static str, String)> {
                 listing
                     .unreadable()
                     .iter()

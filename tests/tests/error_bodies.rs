@@ -4,10 +4,11 @@
 //! shape, an HTML page, an empty body, plain text, bytes that are not UTF-8, a body too
 //! large to keep whole.
 
-use hostapi::{
-    BareMetalId, Client, CloudServerId, DnsRecordId, Error, ErrorBody, ErrorBodyKind,
-    InstallRequest, OperatingSystemId, RetryPolicy, ServiceError, VirtualServerId,
-};
+use hostapi::bare_metal::InstallRequest;
+use hostapi::client::RetryPolicy;
+use hostapi::error::{ErrorBody, ErrorBodyKind, ServiceError};
+use hostapi::types::{BareMetalId, CloudServerId, DnsRecordId, OperatingSystemId, VirtualServerId};
+use hostapi::{Client, Error};
 use hostapi_sim::{FaultConfig, FaultKind, FaultWeights, Sim, SimConfig};
 use hostapi_tests::client;
 use httpmock::Method::{DELETE, GET};
@@ -44,7 +45,7 @@ fn status_of(result: Result<impl std::fmt::Debug, Error>, operation: &str) -> (u
 }
 
 /// The message of `error`, after checking it names `operation` (the message itself
-/// does not: the operation is the error's [`CallInfo`](hostapi::CallInfo)).
+/// does not: the operation is the error's [`CallInfo`](hostapi::error::CallInfo)).
 /// The message after the operation, which `Display` names first.
 fn shown(error: &Error, operation: &str) -> String {
     assert_eq!(error.operation(), Some(operation), "{error:?}");

@@ -14,11 +14,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use hostapi::{
-    BareMetalId, Client, CloudServerId, DnsRecordId, DnsRecordType, DomainName, Error,
-    NewDnsRecord, NewOrigin, RetryPolicy, SwitchPortStatus, TransportCause, VirtualServerId,
-    ZoneId,
+use hostapi::bare_metal::SwitchPortStatus;
+use hostapi::cdn::NewOrigin;
+use hostapi::client::RetryPolicy;
+use hostapi::domains::{DnsRecordType, NewDnsRecord};
+use hostapi::error::TransportCause;
+use hostapi::types::{
+    BareMetalId, CloudServerId, DnsRecordId, DomainName, VirtualServerId, ZoneId,
 };
+use hostapi::{Client, Error};
 use hostapi_sim::{FaultConfig, FaultKind, FaultWeights, Sim, SimConfig, WriteRecord};
 use tracing_subscriber::Layer;
 use tracing_subscriber::layer::SubscriberExt;
@@ -456,7 +460,7 @@ impl Run<'_> {
             .unwrap_or_else(|| panic!("no id in {target}"))
     }
 
-    fn check_records(&self, domain: &DomainName, records: &[hostapi::DnsRecord]) {
+    fn check_records(&self, domain: &DomainName, records: &[hostapi::domains::DnsRecord]) {
         let found: BTreeMap<u64, String> = records
             .iter()
             .filter(|r| r.content.starts_with("fault-suite-"))
@@ -466,7 +470,7 @@ impl Run<'_> {
         assert_eq!(found, expected, "records of {domain}");
     }
 
-    fn check_origins(&self, origins: &[hostapi::Origin]) {
+    fn check_origins(&self, origins: &[hostapi::cdn::Origin]) {
         let found: BTreeMap<u64, String> = origins
             .iter()
             .filter(|o| o.label.as_deref().is_some_and(|l| l.starts_with("fault-")))

@@ -3,7 +3,8 @@
 //! errors, and a reference to another resource that breaks its rule is kept out of the
 //! typed value.
 
-use hostapi::{BareMetalId, Error};
+use hostapi::Error;
+use hostapi::types::BareMetalId;
 use hostapi_tests::{client, client_builder};
 use httpmock::Method::GET;
 use httpmock::MockServer;

@@ -8,7 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use futures::TryStreamExt;
-use hostapi::{BareMetalId, Client, CredentialType, Error, RetryPolicy};
+use hostapi::client::RetryPolicy;
+use hostapi::cloud::CredentialType;
+use hostapi::types::BareMetalId;
+use hostapi::{Client, Error};
 use hostapi_sim::{JournalEntry, Sim, SimConfig};
 use hostapi_tests::{API_KEY, sim_client_builder};
 use httpmock::Method::GET;

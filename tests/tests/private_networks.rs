@@ -5,7 +5,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hostapi::{BareMetalId, Error, NetworkMemberStatus, PrivateNetworkId, RateUnit, WaitOptions};
+use hostapi::private_networks::NetworkMemberStatus;
+use hostapi::types::{BareMetalId, PrivateNetworkId, RateUnit};
+use hostapi::{Error, WaitOptions};
 use hostapi_tests::{API_KEY, client, decode_parts, fixture, strict_client, to_json};
 use httpmock::Method::{DELETE, GET, POST};
 use httpmock::MockServer;

@@ -3,7 +3,9 @@
 
 use std::net::IpAddr;
 
-use hostapi::{Client, Error, IpUpdate, PrivateRackId};
+use hostapi::ips::IpUpdate;
+use hostapi::types::PrivateRackId;
+use hostapi::{Client, Error};
 use hostapi_tests::{API_KEY, client, decode_parts, fixture, strict_client, to_json};
 use httpmock::Method::{GET, PUT};
 use httpmock::MockServer;

@@ -9,10 +9,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use hostapi::{
-    BareMetalId, Client, CredentialType, CustomerNumber, Error, NewOrigin, OriginUpdate,
-    RetryPolicy, WaitOptions, expose_secrets,
-};
+use hostapi::cdn::{NewOrigin, OriginUpdate};
+use hostapi::client::RetryPolicy;
+use hostapi::cloud::CredentialType;
+use hostapi::types::{BareMetalId, CustomerNumber, expose_secrets};
+use hostapi::{Client, Error, WaitOptions};
 use hostapi_sim::{Sim, SimConfig};
 use httpmock::Method::GET;
 use httpmock::MockServer;
@@ -158,7 +159,7 @@ async fn no_secret_leaks_anywhere() {
         .bare_metals()
         .rescue_and_wait(
             &server,
-            &hostapi::RescueImageId::from(121u32),
+            &hostapi::types::RescueImageId::from(121u32),
             &WaitOptions::new()
                 .interval(WaitOptions::MIN_INTERVAL)
                 .timeout(Duration::from_secs(10)),
@@ -318,7 +319,7 @@ async fn no_secret_leaks_anywhere() {
 }
 
 /// A bare metal server whose combination lock is set (the simulator's is empty).
-async fn combination_lock() -> hostapi::BareMetalServer {
+async fn combination_lock() -> hostapi::bare_metal::BareMetalServer {
     let server = MockServer::start_async().await;
     let mut detail: serde_json::Value =
         serde_json::from_str(&hostapi_tests::fixture("bare-metal/detail.json")).unwrap();

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use hostapi::{Client, DnsRecordType, DomainName, NewDnsRecord};
+use hostapi::Client;
+use hostapi::domains::{DnsRecordType, NewDnsRecord};
+use hostapi::types::DomainName;
 use hostapi_sim::{FaultConfig, FaultKind, FaultWeights, Sim, SimConfig};
 use hostapi_sync::{
     ApplyOptions, CdnConfig, DnsEntry, DnsPlanOptions, DnsZone, FileFormat, Outcome, SyncError,

@@ -1,6 +1,8 @@
 //! v1 virtual servers: normalised output (snapshots), exact wire form of each call.
 
-use hostapi::{Error, VirtualServerId, VirtualServerState};
+use hostapi::Error;
+use hostapi::types::VirtualServerId;
+use hostapi::virtual_servers::VirtualServerState;
 use hostapi_tests::{API_KEY, client, decode_parts, fixture, strict_client, to_json};
 use httpmock::Method::{GET, POST};
 use httpmock::MockServer;
@@ -174,7 +176,7 @@ async fn power_calls_post_nothing_with_the_key_and_return_the_job() {
                 when.method(POST)
                     .path(format!("/v1/virtualServers/101/{action}"))
                     .header("X-Svc-Auth", API_KEY)
-                    .header("user-agent", hostapi::USER_AGENT)
+                    .header("user-agent", hostapi::client::USER_AGENT)
                     .header_missing("api-version")
                     .body("");
                 then.status(202).body(r#"{"asyncjob":{"jobid":"job-42"}}"#);

@@ -3,7 +3,9 @@
 //! error, a DELETE retried after its first attempt went through. Each ends as the
 //! documents of `Error::OutcomeUnknown` and the `confirm_*` read-backs promise.
 
-use hostapi::{Confirmation, DnsRecordType, DomainName, NewDnsRecord};
+use hostapi::Confirmation;
+use hostapi::domains::{DnsRecordType, NewDnsRecord};
+use hostapi::types::DomainName;
 use hostapi_sim::{FaultRule, Sim, SimConfig};
 
 const DELETE: &str = "DELETE /v1/domains/{domainname}/dnsRecords/{recordId}";

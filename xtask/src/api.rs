@@ -1,195 +1,162 @@
-//! `cargo xtask api`: the facade's public API as a sorted list of items, one a line,
-//! written to `docs/public-api.txt`; with `--check`, writes nothing and fails showing
-//! the lines that changed. An accidental change to the public API then shows up in
-//! review as a diff of that file, and in CI as a failure.
+//! `cargo xtask api`: the public API of the library crates, one item a line with its
+//! full signature, written to `docs/public-api.txt` (the SDK) and
+//! `docs/public-api-sync.txt` (config as code); with `--check`, writes nothing and
+//! fails showing the lines that changed. A change to an argument, a return type, a
+//! field, a variant or an implemented trait then shows up in review as a diff of those
+//! files, and in CI as a failure.
 //!
-//! The list is read from rustdoc's HTML (stable rustdoc has no JSON output): the
-//! crate's `all.html` names every public item, and each type's page names its
-//! variants, fields, inherent methods and the traits it implements. Blanket and
+//! The items are read from rustdoc's JSON output (unstable on a stable toolchain, so
+//! requested with `RUSTC_BOOTSTRAP=1`) by the `public-api` crate. Blanket and
 //! auto-trait implementations are left out: they follow from the rest and change with
-//! the compiler.
+//! the compiler. Methods a type only reaches through `Deref` (a `Listing`'s slice
+//! methods) are not its own and are not listed; its `Deref` implementation is.
+//!
+//! Every feature of a crate is on, except `internal` (entry points for the
+//! workspace's own tests, unstable by design).
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Where the list is committed.
-pub(crate) const PATH: &str = "docs/public-api.txt";
+/// A crate whose API is recorded, and where.
+struct Record {
+    krate: &'static str,
+    path: &'static str,
+}
 
-/// The crate whose API is listed.
-const CRATE: &str = "hostapi";
+/// The recorded crates.
+const RECORDS: &[Record] = &[
+    Record {
+        krate: "hostapi",
+        path: "docs/public-api.txt",
+    },
+    Record {
+        krate: "hostapi-sync",
+        path: "docs/public-api-sync.txt",
+    },
+];
+
+/// Features never recorded: not part of any API.
+const UNSTABLE_FEATURES: &[&str] = &["internal"];
 
 pub(crate) fn run(root: &Path, check: bool) -> Result<(), String> {
-    build_docs(root)?;
-    let doc_dir = target_dir(root).join("doc").join(CRATE);
-    let listed = list(&doc_dir)?;
-    let contents = format!(
-        "# The public API of the `{CRATE}` crate, made by `cargo xtask api` from rustdoc's output.\n\
-         # Review changes to this file as changes to the API.\n{}\n",
-        listed.into_iter().collect::<Vec<_>>().join("\n")
-    );
-    let path = root.join(PATH);
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    if committed == contents {
-        eprintln!("api: {PATH} is up to date");
-        return Ok(());
+    let mut stale = Vec::new();
+    for record in RECORDS {
+        let json = rustdoc_json(root, record.krate)?;
+        let contents = format!(
+            "# The public API of the `{}` crate, made by `cargo xtask api` from rustdoc's JSON.\n\
+             # Review changes to this file as changes to the API.\n{}\n",
+            record.krate,
+            list(&json)?.join("\n")
+        );
+        let path = root.join(record.path);
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        if committed == contents {
+            eprintln!("api: {} is up to date", record.path);
+        } else if check {
+            stale.push(format!(
+                "the public API of {} differs from {} (run `cargo xtask api` and review the diff):\n{}",
+                record.krate,
+                record.path,
+                difference(&committed, &contents)
+            ));
+        } else {
+            std::fs::write(&path, contents).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("api: wrote {}", record.path);
+        }
     }
-    if check {
-        return Err(format!(
-            "the public API differs from {PATH} (run `cargo xtask api` and review the diff):\n{}",
-            difference(&committed, &contents)
-        ));
-    }
-    std::fs::write(&path, contents).map_err(|e| format!("{}: {e}", path.display()))?;
-    eprintln!("api: wrote {PATH}");
-    Ok(())
-}
-
-/// `cargo doc` for the crate alone, refusing any rustdoc warning.
-fn build_docs(root: &Path) -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let status = Command::new(cargo)
-        .current_dir(root)
-        .args(["doc", "--no-deps", "--locked", "-p", CRATE])
-        .env("RUSTDOCFLAGS", "-D warnings")
-        .status()
-        .map_err(|e| format!("cannot run cargo doc: {e}"))?;
-    if status.success() {
+    if stale.is_empty() {
         Ok(())
     } else {
-        Err(format!("cargo doc -p {CRATE} failed ({status})"))
+        Err(stale.join("\n\n"))
     }
 }
 
-fn target_dir(root: &Path) -> std::path::PathBuf {
+/// `cargo rustdoc` for the crate's library alone, as JSON, refusing any rustdoc
+/// warning; answers the JSON file's path.
+fn rustdoc_json(root: &Path, krate: &str) -> Result<PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let features = features(root, &cargo, krate)?;
+    let mut command = Command::new(&cargo);
+    command
+        .current_dir(root)
+        .args(["rustdoc", "--lib", "--locked", "-p", krate]);
+    if !features.is_empty() {
+        command.args(["--features", &features.join(",")]);
+    }
+    let status = command
+        .args(["--", "-Z", "unstable-options", "--output-format", "json"])
+        .args(["-D", "warnings"])
+        // rustdoc's JSON output is unstable; the pinned toolchain's format is the one
+        // the pinned `public-api` crate reads.
+        .env("RUSTC_BOOTSTRAP", "1")
+        .status()
+        .map_err(|e| format!("cannot run cargo rustdoc: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo rustdoc -p {krate} failed ({status})"));
+    }
+    Ok(target_dir(root)
+        .join("doc")
+        .join(format!("{}.json", krate.replace('-', "_"))))
+}
+
+/// The crate's features that are recorded: all but [`UNSTABLE_FEATURES`].
+fn features(root: &Path, cargo: &str, krate: &str) -> Result<Vec<String>, String> {
+    let output = Command::new(cargo)
+        .current_dir(root)
+        .args(["metadata", "--no-deps", "--locked", "--format-version", "1"])
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("cargo metadata's output: {e}"))?;
+    let package = metadata["packages"]
+        .as_array()
+        .and_then(|packages| packages.iter().find(|p| p["name"] == krate))
+        .ok_or_else(|| format!("no package {krate} in the workspace"))?;
+    Ok(recorded_features(&package["features"]))
+}
+
+/// The names of `features` (cargo metadata's map of a package's features) that are
+/// recorded: not `default` (the others are all on anyway) nor an unstable one.
+fn recorded_features(features: &serde_json::Value) -> Vec<String> {
+    features
+        .as_object()
+        .map(|features| {
+            features
+                .keys()
+                .filter(|name| *name != "default" && !UNSTABLE_FEATURES.contains(&name.as_str()))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
+        .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"))
 }
 
-/// Every public item: `struct Foo`, `struct Foo::field bar`, `struct Foo::method get`,
-/// `struct Foo::impl Clone`, `fn bulk`, …
-fn list(doc_dir: &Path) -> Result<BTreeSet<String>, String> {
-    let all = read(&doc_dir.join("all.html"))?;
-    let mut items = BTreeSet::new();
-    for page in attribute_values(&all, "href=\"") {
-        let Some((kind, name)) = item_of(page) else {
-            continue;
-        };
-        items.insert(format!("{kind} {name}"));
-        if matches!(kind, "struct" | "enum" | "trait" | "union") {
-            let text = read(&doc_dir.join(page))?;
-            for member in members(&text) {
-                items.insert(format!("{kind} {name}::{member}"));
-            }
-        }
-    }
+/// Every public item with its signature, in `public-api`'s order (by path, then
+/// kind): `pub fn hostapi::Client::from_env() -> …`, `pub hostapi::bulk::BulkItem::index:
+/// usize`, `impl core::clone::Clone for hostapi::Client`, …
+fn list(json: &Path) -> Result<Vec<String>, String> {
+    let api = public_api::Builder::from_rustdoc_json(json)
+        .omit_blanket_impls(true)
+        .omit_auto_trait_impls(true)
+        .build()
+        .map_err(|e| format!("{}: {e}", json.display()))?;
+    let items: Vec<String> = api.items().map(ToString::to_string).collect();
     if items.is_empty() {
-        return Err(format!(
-            "no items found in {}",
-            doc_dir.join("all.html").display()
-        ));
+        return Err(format!("no items found in {}", json.display()));
     }
     Ok(items)
-}
-
-/// The kind and path of the item a page documents (`struct.Foo.html` → `struct`,
-/// `Foo`; `sub/fn.bar.html` → `fn`, `sub::bar`).
-fn item_of(page: &str) -> Option<(&str, String)> {
-    let page = page.strip_suffix(".html")?;
-    let (dirs, file) = page.rsplit_once('/').map_or(("", page), |(d, f)| (d, f));
-    let (kind, name) = file.split_once('.')?;
-    let kind = match kind {
-        "struct" => "struct",
-        "enum" => "enum",
-        "trait" => "trait",
-        "union" => "union",
-        "fn" => "fn",
-        "type" => "type",
-        "constant" => "const",
-        "static" => "static",
-        "macro" => "macro",
-        "derive" => "derive",
-        "attr" => "attr",
-        _ => return None,
-    };
-    let path = if dirs.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{}::{name}", dirs.replace('/', "::"))
-    };
-    Some((kind, path))
-}
-
-/// A type page's variants, fields, inherent methods and associated items (before the
-/// trait implementations), and the traits it implements itself (not blanket or auto
-/// implementations).
-fn members(page: &str) -> Vec<String> {
-    let (own, rest) = match page.find("id=\"trait-implementations\"") {
-        Some(at) => page.split_at(at),
-        None => (page, ""),
-    };
-    let implemented = rest
-        .split("id=\"synthetic-implementations\"")
-        .next()
-        .unwrap_or_default();
-    let implemented = implemented
-        .split("id=\"blanket-implementations\"")
-        .next()
-        .unwrap_or_default();
-    let mut members = Vec::new();
-    for id in attribute_values(own, "id=\"") {
-        let (kind, name) = match id.split_once('.') {
-            Some(parts) => parts,
-            None => continue,
-        };
-        let kind = match kind {
-            "variant" => "variant",
-            "structfield" => "field",
-            "method" | "tymethod" => "method",
-            "associatedconstant" => "const",
-            "associatedtype" => "type",
-            _ => continue,
-        };
-        // A variant's fields are `variant.Name.field.x`: keep them whole.
-        members.push(format!("{kind} {name}"));
-    }
-    for id in attribute_values(implemented, "id=\"impl-") {
-        // `impl-Clone-for-BareMetalId`, `impl-From%3C%26str%3E-for-X`: the trait part.
-        if let Some((trait_part, _)) = id.rsplit_once("-for-") {
-            members.push(format!("impl {}", unescape(trait_part)));
-        }
-    }
-    members.sort();
-    members.dedup();
-    members
-}
-
-/// The values of every attribute written `prefix…"` in `html` (prefix includes the
-/// opening quote).
-fn attribute_values<'h>(html: &'h str, prefix: &str) -> Vec<&'h str> {
-    let mut values = Vec::new();
-    let mut rest = html;
-    while let Some(at) = rest.find(prefix) {
-        rest = &rest[at + prefix.len()..];
-        let Some(end) = rest.find('"') else { break };
-        values.push(&rest[..end]);
-        rest = &rest[end..];
-    }
-    values
-}
-
-/// The few escapes rustdoc puts in anchor ids.
-fn unescape(id: &str) -> String {
-    id.replace("%3C", "<")
-        .replace("%3E", ">")
-        .replace("%26", "&")
-        .replace("%2C", ",")
-        .replace("%20", " ")
-}
-
-fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The lines only in `old` (`-`) and only in `new` (`+`).
@@ -207,25 +174,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pages_name_their_items() {
+    fn the_difference_names_lines_gone_and_added() {
+        let old = "pub fn a::f(x: u8)\npub struct a::S\n";
+        let new = "pub fn a::f(x: u16)\npub struct a::S\n";
         assert_eq!(
-            item_of("struct.Client.html"),
-            Some(("struct", "Client".to_owned()))
+            difference(old, new),
+            "- pub fn a::f(x: u8)\n+ pub fn a::f(x: u16)"
         );
-        assert_eq!(item_of("fn.bulk.html"), Some(("fn", "bulk".to_owned())));
-        assert_eq!(
-            item_of("sub/enum.E.html"),
-            Some(("enum", "sub::E".to_owned()))
-        );
-        assert_eq!(item_of("index.html"), None);
     }
 
     #[test]
-    fn members_stop_at_blanket_implementations() {
-        let page = r#"<section id="variant.A"></section><section id="method.get"></section>
-            <h2 id="trait-implementations"></h2><section id="impl-Clone-for-X"></section>
-            <h2 id="synthetic-implementations"></h2><section id="impl-Send-for-X"></section>
-            <h2 id="blanket-implementations"></h2><section id="impl-From%3CT%3E-for-T"></section>"#;
-        assert_eq!(members(page), ["impl Clone", "method get", "variant A"]);
+    fn every_feature_but_the_unstable_ones_is_recorded() {
+        let features =
+            serde_json::json!({"default": [], "internal": [], "schema": ["dep:schemars"]});
+        assert_eq!(recorded_features(&features), ["schema"]);
     }
 }

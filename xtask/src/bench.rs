@@ -56,7 +56,9 @@ pub(crate) fn run(root: &Path, quick: bool, filter: Option<&str>) -> Result<(), 
     eprintln!("benchmarks: GLIBC_TUNABLES={tunables} (heap trimming off)");
     command
         .current_dir(root)
-        .args(["bench", "--package", "hostapi", "--bench", "perf", "--"])
+        // The decode rows read answers through `hostapi::internal`.
+        .args(["bench", "--package", "hostapi", "--features", "internal"])
+        .args(["--bench", "perf", "--"])
         .env("GLIBC_TUNABLES", tunables)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());

@@ -30,8 +30,9 @@ enum Task {
     /// Check that every spec is strict OpenAPI 3.0.3: the version, and no member
     /// OpenAPI 3.0.3 does not define at its place (beside `codegen`'s validation).
     SpecCheck,
-    /// List the facade's public API (from rustdoc, built with `-D warnings`) in
-    /// `docs/public-api.txt`, so that a change to it shows in review.
+    /// List the public API of `hostapi` and `hostapi-sync`, with signatures (from
+    /// rustdoc JSON), in `docs/public-api.txt` and `docs/public-api-sync.txt`, so that a
+    /// change to either shows in review.
     Api {
         /// Change nothing; fail and show the lines that differ.
         #[arg(long)]

@@ -74,7 +74,7 @@ pub(crate) fn profiles() -> Vec<CompletionCandidate> {
 /// DNS record types, as the documents name them, but SOA (the command line never
 /// writes one: the zone's SOA is the provider's).
 pub(crate) fn record_types() -> Vec<CompletionCandidate> {
-    hostapi::DnsRecordType::KNOWN
+    hostapi::domains::DnsRecordType::KNOWN
         .iter()
         .filter(|name| !name.eq_ignore_ascii_case("soa"))
         .map(|name| CompletionCandidate::new(name.to_ascii_uppercase()))
@@ -87,7 +87,9 @@ pub(crate) fn bare_metal_ids() -> Vec<CompletionCandidate> {
         let servers = client.bare_metals().list().await?;
         Ok(servers
             .iter()
-            .filter_map(|s| candidate::<hostapi::BareMetalId>(s.id.as_str(), s.name.as_deref()))
+            .filter_map(|s| {
+                candidate::<hostapi::types::BareMetalId>(s.id.as_str(), s.name.as_deref())
+            })
             .collect())
     })
 }
@@ -98,7 +100,9 @@ pub(crate) fn virtual_server_ids() -> Vec<CompletionCandidate> {
         let servers = client.virtual_servers().list().await?;
         Ok(servers
             .iter()
-            .filter_map(|s| candidate::<hostapi::VirtualServerId>(s.id.as_str(), s.name.as_deref()))
+            .filter_map(|s| {
+                candidate::<hostapi::types::VirtualServerId>(s.id.as_str(), s.name.as_deref())
+            })
             .collect())
     })
 }
@@ -110,7 +114,7 @@ pub(crate) fn cloud_server_ids() -> Vec<CompletionCandidate> {
         Ok(servers
             .iter()
             .filter_map(|s| {
-                candidate::<hostapi::CloudServerId>(s.id.as_str(), s.reference.as_deref())
+                candidate::<hostapi::types::CloudServerId>(s.id.as_str(), s.reference.as_deref())
             })
             .collect())
     })
@@ -122,7 +126,7 @@ pub(crate) fn domain_names() -> Vec<CompletionCandidate> {
         let domains = client.domains().list().await?;
         Ok(domains
             .iter()
-            .filter_map(|d| candidate::<hostapi::DomainName>(d.name.as_str(), None))
+            .filter_map(|d| candidate::<hostapi::types::DomainName>(d.name.as_str(), None))
             .collect())
     })
 }
@@ -145,7 +149,7 @@ pub(crate) fn dns_record_ids() -> Vec<CompletionCandidate> {
                     kind.as_deref().unwrap_or("?"),
                     r.content
                 );
-                candidate::<hostapi::DnsRecordId>(r.id.as_str(), Some(&help))
+                candidate::<hostapi::types::DnsRecordId>(r.id.as_str(), Some(&help))
             })
             .collect())
     })
@@ -157,7 +161,9 @@ pub(crate) fn origin_ids() -> Vec<CompletionCandidate> {
         let origins = client.cdn().origins().list().await?;
         Ok(origins
             .iter()
-            .filter_map(|o| candidate::<hostapi::OriginId>(o.id.as_str(), o.label.as_deref()))
+            .filter_map(|o| {
+                candidate::<hostapi::types::OriginId>(o.id.as_str(), o.label.as_deref())
+            })
             .collect())
     })
 }
@@ -169,7 +175,7 @@ pub(crate) fn private_network_ids() -> Vec<CompletionCandidate> {
         Ok(networks
             .iter()
             .filter_map(|n| {
-                candidate::<hostapi::PrivateNetworkId>(n.id.as_str(), n.name.as_deref())
+                candidate::<hostapi::types::PrivateNetworkId>(n.id.as_str(), n.name.as_deref())
             })
             .collect())
     })
@@ -181,7 +187,9 @@ pub(crate) fn private_rack_ids() -> Vec<CompletionCandidate> {
         let racks = client.private_racks().list().await?;
         Ok(racks
             .iter()
-            .filter_map(|r| candidate::<hostapi::PrivateRackId>(r.id.as_str(), r.name.as_deref()))
+            .filter_map(|r| {
+                candidate::<hostapi::types::PrivateRackId>(r.id.as_str(), r.name.as_deref())
+            })
             .collect())
     })
 }
@@ -193,7 +201,7 @@ pub(crate) fn private_cloud_ids() -> Vec<CompletionCandidate> {
         Ok(clouds
             .iter()
             .filter_map(|c| {
-                candidate::<hostapi::PrivateCloudId>(c.id.as_str(), c.data_center.as_deref())
+                candidate::<hostapi::types::PrivateCloudId>(c.id.as_str(), c.data_center.as_deref())
             })
             .collect())
     })
@@ -206,7 +214,7 @@ pub(crate) fn operating_system_ids() -> Vec<CompletionCandidate> {
         Ok(systems
             .iter()
             .filter_map(|o| {
-                candidate::<hostapi::OperatingSystemId>(o.id.as_str(), o.name.as_deref())
+                candidate::<hostapi::types::OperatingSystemId>(o.id.as_str(), o.name.as_deref())
             })
             .collect())
     })
@@ -218,7 +226,9 @@ pub(crate) fn rescue_image_ids() -> Vec<CompletionCandidate> {
         let images = client.catalog().rescue_images().list().await?;
         Ok(images
             .iter()
-            .filter_map(|i| candidate::<hostapi::RescueImageId>(i.id.as_str(), i.name.as_deref()))
+            .filter_map(|i| {
+                candidate::<hostapi::types::RescueImageId>(i.id.as_str(), i.name.as_deref())
+            })
             .collect())
     })
 }
@@ -234,13 +244,13 @@ fn line_words() -> Vec<String> {
 
 /// The domain a `dns` command on `words` names: the first word after `dns ACTION`
 /// that is not a flag and reads as a domain name.
-fn domain_on_line(words: &[String]) -> Option<hostapi::DomainName> {
+fn domain_on_line(words: &[String]) -> Option<hostapi::types::DomainName> {
     let at = words.iter().position(|word| word == "dns")?;
     words
         .iter()
         .skip(at + 2)
         .filter(|word| !word.starts_with('-'))
-        .find_map(|word| parse_id::<hostapi::DomainName>(word).ok())
+        .find_map(|word| parse_id::<hostapi::types::DomainName>(word).ok())
 }
 
 /// A candidate for an argument of type `T`: offered only when the argument's parser
@@ -346,16 +356,16 @@ mod tests {
             "1000;ls",
         ] {
             assert!(
-                candidate::<hostapi::BareMetalId>(hostile, None).is_none(),
+                candidate::<hostapi::types::BareMetalId>(hostile, None).is_none(),
                 "{hostile:?}"
             );
             assert!(
-                candidate::<hostapi::CloudServerId>(hostile, None).is_none(),
+                candidate::<hostapi::types::CloudServerId>(hostile, None).is_none(),
                 "{hostile:?}"
             );
         }
-        assert!(candidate::<hostapi::BareMetalId>("20001", Some("web")).is_some());
-        assert!(candidate::<hostapi::DomainName>("acme-1.com", None).is_some());
+        assert!(candidate::<hostapi::types::BareMetalId>("20001", Some("web")).is_some());
+        assert!(candidate::<hostapi::types::DomainName>("acme-1.com", None).is_some());
         assert!(!shell_safe("-rf"));
         assert!(!shell_safe("a b"));
         assert!(!shell_safe("$HOME"));

@@ -336,14 +336,14 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
         "--api-key",
         global.api_key_file.as_deref(),
         "--api-key-file",
-        hostapi::ENV_API_KEY,
+        hostapi::client::ENV_API_KEY,
     )?;
     let (cdn_secret_flag, cdn_secret_flag_name) = secret_flag(
         &global.cdn_secret,
         "--cdn-secret",
         global.cdn_secret_file.as_deref(),
         "--cdn-secret-file",
-        hostapi::ENV_CDN_SECRET,
+        hostapi::client::ENV_CDN_SECRET,
     )?;
     let mut sources = Vec::new();
     let mut pick = |name: &'static str,
@@ -369,35 +369,35 @@ pub(crate) fn resolve_with_sources(global: &GlobalArgs) -> Result<Resolved, Fail
             "base_url",
             "--base-url",
             &global.base_url,
-            hostapi::ENV_BASE_URL,
+            hostapi::client::ENV_BASE_URL,
             profile.base_url,
         ),
         api_key: pick(
             "api_key",
             api_key_flag_name,
             &api_key_flag,
-            hostapi::ENV_API_KEY,
+            hostapi::client::ENV_API_KEY,
             profile.api_key,
         ),
         cdn_base_url: pick(
             "cdn_base_url",
             "--cdn-base-url",
             &global.cdn_base_url,
-            hostapi::ENV_CDN_BASE_URL,
+            hostapi::client::ENV_CDN_BASE_URL,
             profile.cdn_base_url,
         ),
         cdn_secret: pick(
             "cdn_secret",
             cdn_secret_flag_name,
             &cdn_secret_flag,
-            hostapi::ENV_CDN_SECRET,
+            hostapi::client::ENV_CDN_SECRET,
             profile.cdn_secret,
         ),
         cdn_customer: pick(
             "cdn_customer",
             "--cdn-customer",
             &global.cdn_customer,
-            hostapi::ENV_CDN_CUSTOMER,
+            hostapi::client::ENV_CDN_CUSTOMER,
             profile.cdn_customer,
         ),
         ca_file: global.ca_file.clone(),
@@ -498,7 +498,7 @@ fn scrub_values(message: &str, text: &str) -> String {
         }
         let value = value.trim().trim_matches(['"', '\'']).trim();
         if !value.is_empty() {
-            scrubbed = scrubbed.replace(value, hostapi::REDACTED);
+            scrubbed = scrubbed.replace(value, hostapi::types::REDACTED);
         }
     }
     scrubbed

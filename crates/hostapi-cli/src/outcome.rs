@@ -58,7 +58,8 @@ where
 mod tests {
     use std::sync::atomic::{AtomicBool, Ordering};
 
-    use hostapi::{Client, DomainName};
+    use hostapi::Client;
+    use hostapi::types::DomainName;
     use hostapi_sim::{FaultConfig, FaultKind, FaultWeights, Sim, SimConfig};
 
     use super::*;
@@ -135,7 +136,7 @@ mod tests {
         };
         assert_eq!(settle(Ok(2), read_back).await.unwrap(), 2);
         // A failure that says nothing was applied keeps its own exit code.
-        let missing: hostapi::VirtualServerId = "999999".parse().unwrap();
+        let missing: hostapi::types::VirtualServerId = "999999".parse().unwrap();
         let error = client.virtual_servers().get(&missing).await.unwrap_err();
         let failure = settle(Err::<u32, _>(error), read_back).await.unwrap_err();
         assert_eq!(failure.code, NOT_FOUND, "{failure:?}");

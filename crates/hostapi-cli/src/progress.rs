@@ -5,7 +5,8 @@ use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use hostapi::{WaitOptions, WaitProgress};
+use hostapi::WaitOptions;
+use hostapi::wait::WaitProgress;
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::time::Instant;
 
@@ -91,7 +92,7 @@ impl Progress {
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
                 if *last != line {
-                    eprintln!("{line} ({})", hostapi::human_duration(elapsed));
+                    eprintln!("{line} ({})", hostapi::wait::human_duration(elapsed));
                     *last = line;
                 }
             }
@@ -124,7 +125,7 @@ impl Progress {
         eprintln!(
             "{} ({})",
             untrusted::line(line),
-            hostapi::human_duration(self.started.elapsed())
+            hostapi::wait::human_duration(self.started.elapsed())
         );
     }
 

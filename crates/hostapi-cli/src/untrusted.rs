@@ -1,7 +1,7 @@
 //! Text the CLI did not write itself — names, states, messages and error pages from a
 //! server, records from a file — on its way to a terminal, a table or a CSV file.
 //!
-//! One rule, the SDK's [`hostapi::escape_controls`]: control characters (C0, `DEL`,
+//! One rule, the SDK's [`hostapi::error::escape_controls`]: control characters (C0, `DEL`,
 //! C1), and the bidirectional formatting characters that reorder what is read, are
 //! shown as escapes (`\x1b`, `\r`, `\u{202e}`), so what a server sends cannot set the
 //! terminal's title, clear the screen, overwrite a line or disguise a name. Every
@@ -19,7 +19,7 @@ use serde_json::Value;
 /// Untrusted text for one line or one cell: every control character escaped,
 /// newlines and tabs included.
 pub(crate) fn line(text: &str) -> Cow<'_, str> {
-    hostapi::escape_controls(text)
+    hostapi::error::escape_controls(text)
 }
 
 /// Text of several lines: each line as [`line`] makes it, the line breaks kept (a
@@ -75,7 +75,7 @@ fn is_negative_number(cell: &str) -> bool {
 }
 
 /// JSON text as serde_json wrote it, with the characters it leaves raw and a terminal
-/// could act on (`DEL`, C1, the bidirectional controls: see [`hostapi::escape_controls`])
+/// could act on (`DEL`, C1, the bidirectional controls: see [`hostapi::error::escape_controls`])
 /// written as JSON escapes (`\u009b`, `\u202e`) instead: the same value to every JSON
 /// reader. serde_json already escapes the other controls; and outside strings its output
 /// is ASCII, so every such character is inside a string, where `\uXXXX` means it.
@@ -94,7 +94,7 @@ pub(crate) fn json_text(text: String) -> String {
     out
 }
 
-/// A character serde_json writes raw that [`hostapi::escape_controls`] escapes.
+/// A character serde_json writes raw that [`hostapi::error::escape_controls`] escapes.
 fn json_leaves_raw(c: char) -> bool {
     u32::from(c) >= 0x7f && matches!(line(c.encode_utf8(&mut [0; 4])), Cow::Owned(_))
 }
@@ -120,7 +120,7 @@ pub(crate) fn yaml_text(value: &Value) -> Result<String, serde_yaml_ng::Error> {
     Ok(out)
 }
 
-/// A character serde_yaml writes raw that [`hostapi::escape_controls`] escapes: those
+/// A character serde_yaml writes raw that [`hostapi::error::escape_controls`] escapes: those
 /// above C1 (YAML counts them printable).
 fn yaml_leaves_raw(c: char) -> bool {
     u32::from(c) > 0x9f && matches!(line(c.encode_utf8(&mut [0; 4])), Cow::Owned(_))

@@ -191,7 +191,7 @@ fn credentials_are_sent_and_never_printed() {
                 return false;
             };
             resource == "/cdn/origins/C77"
-                && signature == hostapi::cdn_signature(SECRET, timestamp, "/origins/C77")
+                && signature == hostapi::signing::cdn_signature(SECRET, timestamp, "/origins/C77")
         });
         then.status(200)
             .header("content-type", "application/json")

@@ -103,7 +103,10 @@ fn config_init_writes_a_profile_for_the_owner_only() {
         .ok()
         .json();
     assert_eq!(shown["profile"], "default");
-    assert_eq!(shown["settings"]["api_key"]["value"], hostapi::REDACTED);
+    assert_eq!(
+        shown["settings"]["api_key"]["value"],
+        hostapi::types::REDACTED
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hostapi::DomainName;
+use hostapi::types::DomainName;
 use hostapi_sync::{DnsPlanOptions, DnsZone, FileFormat, plan_dns};
 
 /// A zone file of `n` records: A records, a few MX and TXT sets.

@@ -44,10 +44,13 @@ use super::{
     Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, DEFAULT_MAX_FILE_BYTES,
     FileError, FileFormat, Outcome, SyncError, read_text_file,
 };
-use hostapi::{
-    Acl, AclOriginsSection, AclReadSection, AclSection, Client, Confirmation, Error, NewOrigin,
-    Origin, OriginId, OriginType, OriginUpdate, Origins, Secret, bulk,
+use hostapi::bulk::bulk;
+use hostapi::cdn::{
+    Acl, AclOriginsSection, AclReadSection, AclSection, NewOrigin, Origin, OriginType,
+    OriginUpdate, Origins,
 };
+use hostapi::types::OriginId;
+use hostapi::{Client, Confirmation, Error, Secret};
 
 /// An origin as configuration. Fields left `None` are not managed (a plan leaves them
 /// as the service has them).
@@ -736,7 +739,7 @@ impl CdnSync {
     }
 }
 
-async fn write(origins: &Origins, acls: &hostapi::Acls, change: &Change<CdnItem>) -> Outcome {
+async fn write(origins: &Origins, acls: &hostapi::cdn::Acls, change: &Change<CdnItem>) -> Outcome {
     match (&change.before, &change.after) {
         (None, Some(CdnItem::Origin(after))) => {
             let new = after.as_new();

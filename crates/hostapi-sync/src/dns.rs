@@ -12,10 +12,10 @@ use super::{
     Action, ApplyOptions, ApplyProgress, ApplyReport, Change, ChangeReport, DEFAULT_MAX_FILE_BYTES,
     FileError, FileFormat, Outcome, SyncError, octodns, read_text_file, records_file, zonefile,
 };
-use hostapi::{
-    Client, DnsRecord, DnsRecordId, DnsRecordType, DnsRecords, DomainName, Error, NewDnsRecord,
-    bulk,
-};
+use hostapi::bulk::bulk;
+use hostapi::domains::{DnsRecord, DnsRecordType, DnsRecords, NewDnsRecord};
+use hostapi::types::{DnsRecordId, DomainName};
+use hostapi::{Client, Error};
 
 /// One DNS record of a zone, as configuration: name, type, value and priority, and the
 /// service's id when it came from the service.

@@ -396,7 +396,7 @@ mod tests {
 
     #[test]
     fn a_parse_error_quotes_no_more_than_a_token() {
-        let domain: hostapi::DomainName = "example.com".parse().unwrap();
+        let domain: hostapi::types::DomainName = "example.com".parse().unwrap();
         let dot_env = "HOSTAPI_API_KEY=key-0123456789abcdef0123456789abcdef\n\
                        HOSTAPI_CDN_SECRET=secret-0123456789\n";
         for format in [

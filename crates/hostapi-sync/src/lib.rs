@@ -36,7 +36,7 @@
 //!   ([`content_rule`]); a file's other records are listed in
 //!   [`DnsZone::unsupported`] and refused at plan time, or left out with
 //!   [`DnsPlanOptions::skip_unsupported`]. Records of any type on the service are
-//!   kept and exported ([`DnsRecordType::Unknown`](hostapi::DnsRecordType::Unknown)):
+//!   kept and exported ([`DnsRecordType::Unknown`](hostapi::domains::DnsRecordType::Unknown)):
 //!   a YAML or TOML file carries any type as text; a record whose type or value a
 //!   format cannot express is written as a comment (zone files) or left out, and
 //!   reported ([`ZoneText::not_expressible`]), and so kept on the service unless
@@ -64,7 +64,7 @@
 //! with [`SyncError::TooManyChanges`] before any write (unless
 //! [`ApplyOptions::force`]). Changes then run phase by
 //! phase (deletes, updates, creates, then the TTL), each phase with at most
-//! [`ApplyOptions::concurrency`] calls in flight (the facade's [`bulk`](hostapi::bulk)).
+//! [`ApplyOptions::concurrency`] calls in flight (the facade's [`bulk`](hostapi::bulk::bulk)).
 //! Each change is reported with the honest outcome of its write ([`Outcome`]): applied,
 //! not applied, or unknown; an unknown outcome is read back with the group's
 //! `confirm_*` call first, and stays unknown only when that read fails too.
@@ -72,7 +72,7 @@
 //! ```no_run
 //! # async fn run(client: hostapi::Client) -> Result<(), hostapi_sync::SyncError> {
 //! use hostapi_sync::{ApplyOptions, DnsPlanOptions, DnsSync, DnsZone};
-//! let domain: hostapi::DomainName = "example.com".parse()?;
+//! let domain: hostapi::types::DomainName = "example.com".parse()?;
 //! let desired = DnsZone::read_file("example.com.zone", &domain, None)?;
 //! let sync = DnsSync::new(&client, &domain);
 //! let plan = sync.plan(&desired, DnsPlanOptions::default()).await?;
@@ -472,7 +472,7 @@ type ProgressCallback = std::sync::Arc<dyn Fn(&ApplyProgress) + Send + Sync>;
 #[derive(Clone)]
 pub struct ApplyOptions {
     /// At most this many writes in flight (1 to
-    /// [`BulkOptions::MAX_CONCURRENCY`](hostapi::BulkOptions::MAX_CONCURRENCY); default
+    /// [`BulkOptions::MAX_CONCURRENCY`](hostapi::bulk::BulkOptions::MAX_CONCURRENCY); default
     /// 8).
     pub concurrency: usize,
     /// Apply a plan that updates or deletes more than the [`thresholds`](Self::thresholds)
@@ -505,7 +505,7 @@ impl fmt::Debug for ApplyOptions {
 impl Default for ApplyOptions {
     fn default() -> Self {
         Self {
-            concurrency: hostapi::BulkOptions::DEFAULT_CONCURRENCY,
+            concurrency: hostapi::bulk::BulkOptions::DEFAULT_CONCURRENCY,
             force: false,
             replan: false,
             thresholds: Thresholds::default(),
@@ -566,8 +566,8 @@ impl ApplyOptions {
         }
     }
 
-    pub(crate) fn bulk(&self) -> hostapi::BulkOptions {
-        hostapi::BulkOptions::new(self.concurrency).as_completed()
+    pub(crate) fn bulk(&self) -> hostapi::bulk::BulkOptions {
+        hostapi::bulk::BulkOptions::new(self.concurrency).as_completed()
     }
 }
 

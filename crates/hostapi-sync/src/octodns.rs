@@ -49,7 +49,7 @@ use super::dns::{
 };
 use super::records_file::parse;
 use super::{FileError, FileFormat};
-use hostapi::{DnsRecordType, DomainName, Error};
+use hostapi::{Error, domains::DnsRecordType, types::DomainName};
 
 /// Whether a YAML text is an octoDNS zone rather than hostapi's record list: some
 /// top-level key is not `domain`, `ttl` or `records`.

@@ -36,7 +36,9 @@ use super::dns::{
 };
 use super::file::{quiet_message, yaml_anchor};
 use super::{FileError, FileFormat, column_of, line_of};
-use hostapi::{DnsRecordType, DomainName, Error};
+use hostapi::Error;
+use hostapi::domains::DnsRecordType;
+use hostapi::types::DomainName;
 
 /// What a record needs to be checked as it is read: the domain, and the TTL seen
 /// first. Set for the length of one [`read`].

@@ -50,7 +50,8 @@ use super::dns::{
 };
 use super::file::quiet_message;
 use super::{FileError, line_of};
-use hostapi::{DnsRecordType, DomainName};
+use hostapi::domains::DnsRecordType;
+use hostapi::types::DomainName;
 
 /// The TTL written when the service gives the domain none.
 const DEFAULT_TTL: u32 = 3600;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use hostapi::{Client, DomainName};
+use hostapi::{Client, types::DomainName};
 use hostapi_sim::{Sim, SimConfig};
 use hostapi_sync::{ApplyOptions, DnsPlanOptions, DnsSync, DnsZone, FileFormat};
 

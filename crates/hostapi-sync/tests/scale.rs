@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use hostapi::DomainName;
+use hostapi::types::DomainName;
 use hostapi_sync::{DnsPlanOptions, DnsZone, FileFormat, plan_dns};
 
 fn zone_text(n: usize, offset: u8) -> String {

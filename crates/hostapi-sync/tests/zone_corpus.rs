@@ -14,7 +14,7 @@ use domain::base::iana::Rtype;
 use domain::base::zonefile_fmt::{DisplayKind, ZonefileFmt};
 use domain::rdata::{Txt, ZoneRecordData};
 use domain::zonefile::inplace::{Entry, Zonefile};
-use hostapi::{Client, DomainName};
+use hostapi::{Client, types::DomainName};
 use hostapi_sim::{Sim, SimConfig};
 use hostapi_sync::{ApplyOptions, DnsPlanOptions, DnsSync, DnsZone, FileFormat};
 

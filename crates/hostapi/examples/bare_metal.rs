@@ -8,7 +8,8 @@
 //! Without an id, the first server of the list is shown.
 
 use chrono::{Datelike, Utc};
-use hostapi::{BareMetalId, Client, Error};
+use hostapi::types::BareMetalId;
+use hostapi::{Client, Error};
 
 #[tokio::main]
 async fn main() -> Result<(), Error> {

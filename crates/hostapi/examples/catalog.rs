@@ -5,7 +5,7 @@
 //! HOSTAPI_API_KEY=… HOSTAPI_BASE_URL=https://… cargo run -p hostapi --example catalog [BARE_METAL_ID]
 //! ```
 
-use hostapi::PartitionSize;
+use hostapi::catalog::PartitionSize;
 
 #[tokio::main]
 async fn main() -> Result<(), hostapi::Error> {
@@ -32,7 +32,7 @@ async fn main() -> Result<(), hostapi::Error> {
         );
     }
     if let (Some(server), Some(os)) = (std::env::args().nth(1), systems.first()) {
-        let server: hostapi::BareMetalId = server.parse()?;
+        let server: hostapi::types::BareMetalId = server.parse()?;
         let schema = operating_systems.partition_schema(&os.id, &server).await?;
         println!(
             "Suggested partitions for {} on {server}:",

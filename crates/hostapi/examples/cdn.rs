@@ -8,7 +8,8 @@
 //! cargo run -p hostapi --example cdn -- purge 1001 /index.html /css/site.css
 //! ```
 
-use hostapi::{Client, WaitOptions, ZoneId};
+use hostapi::types::ZoneId;
+use hostapi::{Client, WaitOptions};
 
 #[tokio::main]
 async fn main() -> Result<(), hostapi::Error> {

@@ -8,7 +8,8 @@
 //! Nothing is changed: the example only reads.
 
 use futures::StreamExt;
-use hostapi::{Client, CredentialType, Error, Granularity, MetricsQuery};
+use hostapi::cloud::{CredentialType, Granularity, MetricsQuery};
+use hostapi::{Client, Error};
 
 #[tokio::main]
 async fn main() -> Result<(), hostapi::Error> {

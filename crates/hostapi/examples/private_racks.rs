@@ -5,7 +5,7 @@
 //! HOSTAPI_API_KEY=… HOSTAPI_BASE_URL=https://… cargo run -p hostapi --example private_racks [IP NAME]
 //! ```
 
-use hostapi::IpUpdate;
+use hostapi::ips::IpUpdate;
 
 #[tokio::main]
 async fn main() -> Result<(), hostapi::Error> {

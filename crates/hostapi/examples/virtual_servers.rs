@@ -20,7 +20,7 @@ async fn main() -> Result<(), hostapi::Error> {
         );
     }
     if let Some(id) = std::env::args().nth(1) {
-        let id: hostapi::VirtualServerId = id.parse()?;
+        let id: hostapi::types::VirtualServerId = id.parse()?;
         let job = servers.power_on(&id).await?;
         println!("power on of {id}: job {}", job.id);
     }

@@ -8,7 +8,8 @@
 //! ```no_run
 //! # async fn run() -> Result<(), hostapi::Error> {
 //! use futures::StreamExt;
-//! use hostapi::{BareMetalId, BulkOptions};
+//! use hostapi::bulk::BulkOptions;
+//! use hostapi::types::BareMetalId;
 //!
 //! let client = hostapi::Client::from_env()?;
 //! let ids: Vec<BareMetalId> = client.bare_metals().list().await?.into_iter().map(|s| s.id).collect();
@@ -126,10 +127,10 @@ pub struct BulkItem<I, T> {
 /// ```no_run
 /// # async fn run() -> Result<(), hostapi::Error> {
 /// use futures::StreamExt;
-/// use hostapi::{BulkOptions, bulk};
+/// use hostapi::bulk::{BulkOptions, bulk};
 ///
 /// let client = hostapi::Client::from_env()?;
-/// let names: Vec<hostapi::DomainName> = vec!["acme-1.com".parse()?, "acme-2.net".parse()?];
+/// let names: Vec<hostapi::types::DomainName> = vec!["acme-1.com".parse()?, "acme-2.net".parse()?];
 /// let results: Vec<_> = bulk(futures::stream::iter(names), BulkOptions::new(4), |name| {
 ///     let domains = client.domains();
 ///     async move { domains.get(&name).await }

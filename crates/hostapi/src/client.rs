@@ -1,4 +1,14 @@
 //! [`Client`], its builder, and configuration from the environment.
+//!
+//! [`Client::from_env`] reads the variables named by the `ENV_*` constants here;
+//! [`ClientBuilder::retry_policy`] takes a [`RetryPolicy`]. [`Client`] and
+//! [`ClientBuilder`] are also at the crate's root. [`Client::raw_request`] sends a
+//! [`RawRequest`] to any documented path ([`documented_paths`]).
+
+pub use crate::raw::{
+    DocumentedPath, Interface, RAW_OPERATION, RawAnswer, RawRequest, documented_paths,
+};
+pub use crate::transport::retry::RetryPolicy;
 
 use std::fmt;
 use std::sync::Arc;
@@ -14,7 +24,6 @@ use crate::scrub::Scrubber;
 use crate::signing::{CdnSigner, Clock, SystemClock};
 use crate::transport::Transport;
 use crate::transport::credentials::{Auth, Credentials};
-use crate::transport::retry::RetryPolicy;
 
 /// The environment variable holding the API key of the v1 and cloud interfaces.
 pub const ENV_API_KEY: &str = "HOSTAPI_API_KEY";

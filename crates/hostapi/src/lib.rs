@@ -46,30 +46,65 @@
 //! `list()`, `get(id)`, `create`, `update`, `delete`, verbs for actions (`power_on`,
 //! `reboot`, `install`, `purge`), `wait_*` waiters that take `&WaitOptions`, and
 //! `confirm_*` read-backs for writes whose outcome is unknown (below). Arguments are
-//! typed: ids ([`BareMetalId`], [`CloudServerId`], …), [`DomainName`],
-//! [`MacAddress`], [`std::net::IpAddr`]; each parses and checks its text, so a bad
-//! value is refused before anything is sent.
+//! typed: ids ([`types::BareMetalId`],
+//! [`types::CloudServerId`], …), [`types::DomainName`],
+//! [`types::MacAddress`], [`std::net::IpAddr`]; each parses and checks its
+//! text, so a bad value is refused before anything is sent.
 //!
-//! Each id type has one rule of what it may be, in one table, [`ID_RULES`] (a number,
+//! Each id type has one rule of what it may be, in one table,
+//! [`types::ID_RULES`] (a number,
 //! a token of `[A-Za-z0-9._-]` that is not `.` or `..`, a UUID-like token, a domain
 //! name, …, following the API documents and the specs). The same rule checks an id
-//! you make ([`TypedId`], `FromStr`), an id read from an answer (one that breaks it
+//! you make ([`types::TypedId`], `FromStr`), an id read from an answer (one that breaks it
 //! makes its record unreadable), and the command line's arguments and completion. And
 //! every request is checked against its operation's path template before it is sent:
 //! no value can make a request reach another path.
 //!
 //! ```no_run
 //! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
-//! let id: hostapi::BareMetalId = "20001".parse()?;
+//! let id: hostapi::types::BareMetalId = "20001".parse()?;
 //! let server = client.bare_metals().get(&id).await?;
 //! println!("{:?} in {:?}", server.name, server.location);
 //!
-//! let domain: hostapi::DomainName = "example.com".parse()?;
+//! let domain: hostapi::types::DomainName = "example.com".parse()?;
 //! for record in client.domains().records(&domain).list().await? {
 //!     println!("{} {:?} {}", record.name, record.record_type, record.content);
 //! }
 //! # Ok(())
 //! # }
+//! ```
+//!
+//! ## Where things are
+//!
+//! The crate's root holds what every program uses: [`Client`] and [`ClientBuilder`],
+//! [`Error`] and [`Result`], the list types ([`List`], [`Listing`], [`Unreadable`]),
+//! [`WaitOptions`], [`Confirmation`] and [`Secret`]. Everything else is in a module
+//! named for what it is about, holding its handle, its models and its request types:
+//!
+//! | Module | What it holds |
+//! |---|---|
+//! | [`bare_metal`] | servers, installs, power, network usage, their IPs and DHCP leases |
+//! | [`virtual_servers`] | v1 virtual servers |
+//! | [`cloud`] | cloud v2 servers, credentials, metrics, private clouds |
+//! | [`domains`] | domains and their DNS records |
+//! | [`private_racks`], [`private_networks`] | racks; networks between bare metal servers |
+//! | [`ips`] | IP addresses, as every group shows them |
+//! | [`catalog`] | operating systems, control panels, rescue images, services |
+//! | [`cdn`] | purges, customers, the ACL, origins |
+//! | [`types`] | ids and their rules, money, sizes, contract terms, jobs, `extra`; the re-exported [`types::chrono`], [`types::rust_decimal`], [`types::serde_json`] |
+//! | [`error`] | the parts of an [`Error`] |
+//! | [`client`] | the environment variables, [`client::RetryPolicy`] |
+//! | [`bulk`](mod@bulk), [`wait`], [`signing`] | many reads at once; waiting; CDN signatures and clocks |
+//!
+//! ```
+//! use hostapi::bare_metal::{BareMetalServer, InstallRequest};
+//! use hostapi::types::{BareMetalId, OperatingSystemId};
+//!
+//! let id: BareMetalId = "20001".parse()?;
+//! let os: OperatingSystemId = "867".parse()?;
+//! let request = InstallRequest::new(os);
+//! # let _ = (id, request, None::<BareMetalServer>);
+//! # Ok::<(), hostapi::Error>(())
 //! ```
 //!
 //! ## Lists and paging
@@ -115,7 +150,7 @@
 //! Every field of every answer is read by the same rules:
 //!
 //! - a number may come as a JSON number or numeric text, an id as either (and an id
-//!   must pass its rule in [`ID_RULES`]: one that does not fails its record);
+//!   must pass its rule in [`types::ID_RULES`]: one that does not fails its record);
 //! - a boolean as `true`/`false`, `"true"`/`"false"`, `1`/`0`, `"1"`/`"0"`,
 //!   `"Yes"`/`"No"`, in any letter case;
 //! - an optional value as `null`, `""` or absent;
@@ -132,7 +167,7 @@
 //! ## Errors
 //!
 //! Every call fails with one [`Error`]. Each failure keeps the call it happened in
-//! ([`CallInfo`]: operation, method, path, attempts, time) and its cause as
+//! ([`error::CallInfo`]: operation, method, path, attempts, time) and its cause as
 //! [`std::error::Error::source`]; an error status keeps the service's code, message,
 //! correlation id and `Retry-After`. Ask [`Error::is_not_found`], [`Error::is_auth`],
 //! [`Error::is_retryable`] or [`Error::is_outcome_unknown`] rather than matching on
@@ -142,7 +177,7 @@
 //!
 //! ```no_run
 //! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
-//! let id: hostapi::VirtualServerId = "999999".parse()?;
+//! let id: hostapi::types::VirtualServerId = "999999".parse()?;
 //! match client.virtual_servers().get(&id).await {
 //!     Ok(server) => println!("{:?}", server.name),
 //!     Err(e) if e.is_not_found() => println!("no such server"),
@@ -169,9 +204,10 @@
 //!
 //! ```no_run
 //! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
-//! # let domain: hostapi::DomainName = "example.com".parse()?;
+//! # let domain: hostapi::types::DomainName = "example.com".parse()?;
 //! let records = client.domains().records(&domain);
-//! let wanted = hostapi::NewDnsRecord::new("www.example.com", hostapi::DnsRecordType::A, "192.0.2.10");
+//! use hostapi::domains::{DnsRecordType, NewDnsRecord};
+//! let wanted = NewDnsRecord::new("www.example.com", DnsRecordType::A, "192.0.2.10");
 //! match records.create(&wanted).await {
 //!     Ok(record) => println!("created {}", record.id),
 //!     Err(e) if e.is_outcome_unknown() => match records.confirm_create(&wanted).await? {
@@ -195,7 +231,7 @@
 //! ```no_run
 //! # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
 //! use std::time::Duration;
-//! let id: hostapi::CloudServerId = "c90e8a9c-09ba-46e2-ae8a-0c71c86fa728".parse()?;
+//! let id: hostapi::types::CloudServerId = "c90e8a9c-09ba-46e2-ae8a-0c71c86fa728".parse()?;
 //! let options = hostapi::WaitOptions::new()
 //!     .interval(Duration::from_secs(2))
 //!     .timeout(Duration::from_secs(300))
@@ -212,9 +248,9 @@
 //!
 //! ## Many reads at once
 //!
-//! `get_many` (bare metal, virtual servers, cloud servers, racks) and [`bulk`] run
-//! reads with a bound on how many are in flight, and answer one [`BulkItem`] per input,
-//! so one failure is that item's error.
+//! `get_many` (bare metal, virtual servers, cloud servers, racks) and
+//! [`bulk::bulk`] run reads with a bound on how many are in flight, and answer one
+//! [`bulk::BulkItem`] per input, so one failure is that item's error.
 //!
 //! ## Testing against the simulator
 //!
@@ -263,7 +299,7 @@
 //!   fixtures that must keep their secrets inside `expose_secrets`.
 //!
 //! ```
-//! use hostapi::{BareMetalHardware, BareMetalId, BareMetalServer, DnsRecord, DnsRecordType};
+//! use hostapi::{bare_metal::BareMetalHardware, types::BareMetalId, bare_metal::BareMetalServer, domains::DnsRecord, domains::DnsRecordType};
 //!
 //! let mut server = BareMetalServer::new(BareMetalId::new("20001")?);
 //! server.name = Some("web-1".into());
@@ -290,60 +326,66 @@
 //!
 //! Runnable programs, one per resource group, are in the crate's `examples/`.
 
-mod bare_metal;
-mod bulk;
-mod catalog;
-mod cdn;
-mod client;
-mod cloud;
+pub mod bare_metal;
+pub mod bulk;
+pub mod catalog;
+pub mod cdn;
+pub mod client;
+pub mod cloud;
 mod config;
-mod domains;
-mod error;
+pub mod domains;
+pub mod error;
 mod handle;
-#[doc(hidden)]
+#[cfg(feature = "internal")]
 pub mod internal;
-mod ips;
+pub mod ips;
 mod list;
 mod model;
 mod outcome;
 mod paging;
-mod private_networks;
-mod private_racks;
+pub mod private_networks;
+pub mod private_racks;
 mod proxy;
 mod raw;
 mod read;
 mod scrub;
 mod secret;
-mod signing;
+pub mod signing;
 mod transport;
+pub mod types;
 mod validate;
-mod virtual_servers;
-mod wait;
+pub mod virtual_servers;
+pub mod wait;
 
-pub use bare_metal::*;
-pub use bulk::{BulkItem, BulkOptions, bulk};
-pub use catalog::*;
-pub use cdn::*;
-pub use client::{
-    Client, ClientBuilder, ENV_API_KEY, ENV_BASE_URL, ENV_CA_FILE, ENV_CDN_BASE_URL,
-    ENV_CDN_CUSTOMER, ENV_CDN_SECRET, USER_AGENT,
-};
-pub use cloud::*;
-pub use domains::*;
-pub use error::{
-    ApiError, CallInfo, DecodeError, Error, ErrorBody, ErrorBodyKind, OutcomeUnknown, PagingError,
-    RedirectError, ServiceError, StatusError, TooLargeError, TransportCause, TransportError,
-    WaitError, escape_controls,
-};
-pub use ips::{AssignedIps, IpOwner, Ips};
+pub use client::{Client, ClientBuilder};
+pub use error::Error;
 pub use list::{List, Listing, Unreadable};
-pub use model::*;
 pub use outcome::Confirmation;
-pub use private_networks::*;
-pub use private_racks::*;
-pub use raw::{DocumentedPath, Interface, RAW_OPERATION, RawAnswer, RawRequest, documented_paths};
-pub use secret::{REDACTED, Secret, expose_secrets};
-pub use signing::{Clock, FixedClock, SystemClock, cdn_signature};
-pub use transport::retry::RetryPolicy;
-pub use virtual_servers::*;
-pub use wait::{Polled, WaitOptions, WaitProgress, human_duration, poll_until};
+pub use secret::Secret;
+pub use wait::WaitOptions;
+
+/// `Result<T, hostapi::Error>`: what every call of the crate returns.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+// Inside the crate every public item keeps its short path (`crate::BareMetalId`,
+// `crate::Extra`), whichever public module users reach it through: the crate's own
+// code does not depend on how the public API is grouped. Not every group is named
+// through this today, hence the `allow`.
+#[allow(unused_imports)]
+pub(crate) use {
+    bare_metal::*,
+    bulk::*,
+    catalog::*,
+    cdn::*,
+    client::*,
+    cloud::*,
+    domains::*,
+    error::*,
+    model::*,
+    private_networks::*,
+    private_racks::*,
+    signing::*,
+    types::{CdnCustomerId, REDACTED, VirtualServerId, expose_secrets},
+    virtual_servers::*,
+    wait::*,
+};

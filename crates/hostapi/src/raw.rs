@@ -103,7 +103,7 @@ fn documented(route: &'static Operation) -> DocumentedPath {
 /// ```no_run
 /// # async fn run() -> Result<(), hostapi::Error> {
 /// let client = hostapi::Client::from_env()?;
-/// let request = hostapi::RawRequest::new("GET", "/v1/domains")?.query("limit", "10");
+/// let request = hostapi::client::RawRequest::new("GET", "/v1/domains")?.query("limit", "10");
 /// let answer = client.raw_request(request).await?;
 /// println!("{} {}", answer.status(), String::from_utf8_lossy(answer.body()));
 /// # Ok(())

@@ -24,7 +24,7 @@ pub const REDACTED: &str = "[REDACTED]";
 /// reads back equal.
 ///
 /// ```
-/// use hostapi::{REDACTED, Secret, expose_secrets};
+/// use hostapi::{types::REDACTED, Secret, types::expose_secrets};
 /// let password = Secret::new("hunter2");
 /// let shown: Secret = serde_json::from_str(&expose_secrets(|| serde_json::to_string(&password).unwrap())).unwrap();
 /// assert_eq!(shown, password);
@@ -112,7 +112,8 @@ thread_local! {
 /// on this thread.
 ///
 /// ```
-/// use hostapi::{Secret, expose_secrets};
+/// use hostapi::Secret;
+/// use hostapi::types::expose_secrets;
 /// let password = Secret::new("hunter2");
 /// assert_eq!(serde_json::to_string(&password).unwrap(), r#""[REDACTED]""#);
 /// let shown = expose_secrets(|| serde_json::to_string(&password).unwrap());

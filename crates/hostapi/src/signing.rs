@@ -1,5 +1,9 @@
 //! CDN request signing: every CDN path ends in `/{timestamp}/{signature}`, where the
 //! signature is the lowercase hex SHA-1 of `secret ‖ timestamp ‖ resource path`.
+//!
+//! The client signs every CDN call itself; [`cdn_signature`] is here for code that signs
+//! a URL of its own, and a [`Clock`] ([`ClientBuilder::clock`](crate::ClientBuilder::clock))
+//! fixes the timestamps, for tests.
 
 use std::fmt;
 use std::sync::Arc;
@@ -40,7 +44,7 @@ impl Clock for FixedClock {
 ///
 /// ```
 /// // sha1("secret1700000000/origins/12345")
-/// let signature = hostapi::cdn_signature("secret", 1_700_000_000, "/origins/12345");
+/// let signature = hostapi::signing::cdn_signature("secret", 1_700_000_000, "/origins/12345");
 /// assert_eq!(signature.len(), 40);
 /// ```
 pub fn cdn_signature(secret: &str, timestamp: i64, path: &str) -> String {

@@ -164,8 +164,8 @@ pub(crate) const UNSURE_POLLS: u32 = 3;
 ///
 /// ```no_run
 /// use std::time::Duration;
-/// use hostapi::{Client, Polled, WaitOptions, poll_until};
-/// # async fn run(client: Client, domain: hostapi::DomainName) -> Result<(), hostapi::Error> {
+/// use hostapi::{Client, wait::Polled, WaitOptions, wait::poll_until};
+/// # async fn run(client: Client, domain: hostapi::types::DomainName) -> Result<(), hostapi::Error> {
 /// // Wait until the domain has at least ten records.
 /// let records = client.domains().records(&domain);
 /// let options = WaitOptions::new()

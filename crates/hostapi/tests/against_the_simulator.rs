@@ -5,7 +5,9 @@
 //! (the same as its HTTP control API under `/_sim/`): inject a fault into one
 //! operation, move simulated time forward, read the journal of requests it got.
 
-use hostapi::{BareMetalId, Client, InstallRequest, OperatingSystemId};
+use hostapi::Client;
+use hostapi::bare_metal::InstallRequest;
+use hostapi::types::{BareMetalId, OperatingSystemId};
 use hostapi_sim::{FaultRule, Sim, SimConfig};
 
 /// A simulator (seed 7: the same data every run) and a client for it.

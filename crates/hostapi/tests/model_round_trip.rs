@@ -6,7 +6,10 @@
 use std::fmt::Debug;
 
 use chrono::NaiveDate;
-use hostapi::{Client, CredentialType, CustomerNumber, MetricsQuery, ZoneId, expose_secrets};
+use hostapi::{
+    Client, cloud::CredentialType, cloud::MetricsQuery, types::CustomerNumber, types::ZoneId,
+    types::expose_secrets,
+};
 use hostapi_sim::{Sim, SimConfig};
 use serde::Serialize;
 use serde::de::DeserializeOwned;

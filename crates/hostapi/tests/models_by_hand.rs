@@ -6,10 +6,13 @@ use std::net::IpAddr;
 
 use chrono::DateTime;
 use hostapi::{
-    BareMetalHardware, BareMetalId, BareMetalServer, CloudServer, CloudServerId, CloudServerState,
-    ContractTerm, DataSize, DataUnit, DnsRecord, DnsRecordId, DnsRecordType, Domain, DomainName,
-    Extra, HostingContract, IpAddress, Job, JobId, JobStatus, Money, Origin, OriginId, REDACTED,
-    Secret, TermUnit, VirtualServer, VirtualServerId, VirtualServerState,
+    Secret, bare_metal::BareMetalHardware, bare_metal::BareMetalServer, cdn::Origin,
+    cloud::CloudServer, cloud::CloudServerState, domains::DnsRecord, domains::DnsRecordType,
+    domains::Domain, ips::IpAddress, types::BareMetalId, types::CloudServerId, types::ContractTerm,
+    types::DataSize, types::DataUnit, types::DnsRecordId, types::DomainName, types::Extra,
+    types::HostingContract, types::Job, types::JobId, types::JobStatus, types::Money,
+    types::OriginId, types::REDACTED, types::TermUnit, types::VirtualServerId,
+    virtual_servers::VirtualServer, virtual_servers::VirtualServerState,
 };
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -17,7 +20,7 @@ use serde::de::DeserializeOwned;
 
 /// `value` through JSON (secrets exposed) and back.
 fn round_trip<T: Serialize + DeserializeOwned>(value: &T) -> T {
-    let json = hostapi::expose_secrets(|| serde_json::to_string(value)).expect("serialises");
+    let json = hostapi::types::expose_secrets(|| serde_json::to_string(value)).expect("serialises");
     serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"))
 }
 

@@ -6,10 +6,12 @@
 
 use std::net::IpAddr;
 
-use hostapi::{
-    BareMetalId, BareMetalPowerState, InstallPartition, InstallRequest, IpUpdate, MacAddress,
-    NewDhcpLease, OperatingSystemId, PartitionLayout, RescueImageId, ServerKind, SwitchPortStatus,
+use hostapi::bare_metal::{
+    BareMetalPowerState, InstallPartition, InstallRequest, NewDhcpLease, PartitionLayout,
+    SwitchPortStatus,
 };
+use hostapi::ips::{IpUpdate, ServerKind};
+use hostapi::types::{BareMetalId, MacAddress, OperatingSystemId, RescueImageId};
 use hostapi_sim::{INSTALL_SECS, RESCUE_SECS};
 
 use crate::support::{Env, day, service_error, waits};

@@ -1,9 +1,9 @@
 //! The CDN interface: the customer and its sub-customers, the ACL, origins, purges.
 
-use hostapi::{
-    Acl, CustomerNumber, NewOrigin, OriginType, OriginUpdate, PurgeJob, PurgeJobId, PurgeStatus,
-    SubCustomerUpdate, ZoneId,
+use hostapi::cdn::{
+    Acl, NewOrigin, OriginType, OriginUpdate, PurgeJob, PurgeStatus, SubCustomerUpdate,
 };
+use hostapi::types::{CustomerNumber, PurgeJobId, ZoneId};
 use hostapi_sim::PURGE_SECS;
 
 use crate::support::{Env, waits};

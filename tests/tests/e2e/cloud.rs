@@ -2,10 +2,8 @@
 //! credentials and metrics, power calls and their waiters, private clouds.
 
 use futures::TryStreamExt;
-use hostapi::{
-    CloudServer, CloudServerId, CloudServerState, CredentialType, Granularity, JobStatus,
-    MetricsQuery,
-};
+use hostapi::cloud::{CloudServer, CloudServerState, CredentialType, Granularity, MetricsQuery};
+use hostapi::types::{CloudServerId, JobStatus};
 use hostapi_sim::{CLOUD_POWER_SECS, CLOUD_REINSTALL_SECS};
 
 use crate::support::{Env, waits};
@@ -153,7 +151,7 @@ pub(crate) async fn cloud_server_power(env: &Env) {
         .expect("an operating system credential")
         .username
         .clone();
-    let password = |c: hostapi::Credential| c.password.expect("a password");
+    let password = |c: hostapi::cloud::Credential| c.password.expect("a password");
     let before = password(
         credentials
             .get(CredentialType::OperatingSystem, &username)

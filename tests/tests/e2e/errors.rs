@@ -2,7 +2,7 @@
 //! wrong CDN secret (403), each a typed [`hostapi::Error::Status`] with the service's
 //! error body parsed.
 
-use hostapi::{BareMetalId, CloudServerId, DomainName, OriginId};
+use hostapi::types::{BareMetalId, CloudServerId, DomainName, OriginId};
 use serde_json::json;
 
 use crate::support::{Env, service_error};

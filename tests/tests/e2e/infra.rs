@@ -1,10 +1,11 @@
 //! The v1 interface apart from bare metal servers: virtual servers, domains and DNS
 //! records, private racks and their IPs, the catalogues, private networks.
 
-use hostapi::{
-    DnsRecordType, DomainName, IpUpdate, NetworkMemberStatus, NewDnsRecord, OperatingSystemId,
-    PrivateNetworkId, PrivateRackId, VirtualServerState,
-};
+use hostapi::domains::{DnsRecordType, NewDnsRecord};
+use hostapi::ips::IpUpdate;
+use hostapi::private_networks::NetworkMemberStatus;
+use hostapi::types::{DomainName, OperatingSystemId, PrivateNetworkId, PrivateRackId};
+use hostapi::virtual_servers::VirtualServerState;
 use hostapi_sim::{MEMBER_TRANSITION_SECS, V1_POWER_SECS, V1_REINSTALL_SECS};
 
 use crate::support::{Env, day, service_error, waits};
@@ -317,7 +318,7 @@ pub(crate) async fn private_networks(env: &Env) {
     let listed = networks.list().await.expect("list");
     assert!(listed.iter().any(|n| n.id == network), "{listed:?}");
 
-    let server = hostapi::BareMetalId::from(20_009u32);
+    let server = hostapi::types::BareMetalId::from(20_009u32);
     let added_at = env.sim.sim_time();
     networks
         .add_member(&network, &server)

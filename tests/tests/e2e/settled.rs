@@ -4,7 +4,9 @@
 //! than 1000 after a TTL change is covered in `infra.rs`.) These are not part of the
 //! coverage run.
 
-use hostapi::{CustomerNumber, IpUpdate, PrivateRackId, SubCustomerUpdate};
+use hostapi::cdn::SubCustomerUpdate;
+use hostapi::ips::IpUpdate;
+use hostapi::types::{CustomerNumber, PrivateRackId};
 
 use crate::support::Env;
 

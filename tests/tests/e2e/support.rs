@@ -4,7 +4,9 @@
 use std::time::Duration;
 
 use chrono::NaiveDate;
-use hostapi::{Client, Error, RetryPolicy, ServiceError, WaitOptions};
+use hostapi::client::RetryPolicy;
+use hostapi::error::ServiceError;
+use hostapi::{Client, Error, WaitOptions};
 use hostapi_sim::{Sim, SimConfig};
 
 /// The dataset seeds the scenarios run over, each against its own simulator. A seed

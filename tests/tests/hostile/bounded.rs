@@ -38,7 +38,7 @@ async fn huge_and_endless_answers_stop_at_the_limit() {
         .await;
         let client = builder(&server.base_url)
             .max_answer_bytes(limit)
-            .retry_policy(hostapi::RetryPolicy::never())
+            .retry_policy(hostapi::client::RetryPolicy::never())
             .build()
             .unwrap();
         let before = resident();
@@ -72,7 +72,7 @@ async fn error_answers_are_cut_at_64_kib() {
     match client.bare_metals().list().await.unwrap_err() {
         Error::Status(error) => {
             assert!(error.body.truncated);
-            assert_eq!(error.body.text.len(), hostapi::ErrorBody::MAX_LEN);
+            assert_eq!(error.body.text.len(), hostapi::error::ErrorBody::MAX_LEN);
         }
         other => panic!("{other:?}"),
     }

@@ -12,7 +12,8 @@ mod untrusted;
 
 use std::time::Duration;
 
-use hostapi::{Client, ClientBuilder, RetryPolicy};
+use hostapi::client::RetryPolicy;
+use hostapi::{Client, ClientBuilder};
 
 /// The API key every test client sends (and no message may show).
 pub const API_KEY: &str = "hostile-key-7Qz9vW2";

@@ -60,7 +60,7 @@ async fn writes_redirected_report_an_unknown_outcome_not_success() {
     let elsewhere = Server::start(|_, _| super::server::reply(200, "application/json", "{}")).await;
     let first = redirecting(303, &elsewhere.base_url).await;
     let client = client(&first.base_url);
-    let domain: hostapi::DomainName = "example.com".parse().unwrap();
+    let domain: hostapi::types::DomainName = "example.com".parse().unwrap();
     let deleted = client
         .domains()
         .records(&domain)

@@ -134,6 +134,6 @@ async fn secret_looking_fields_of_an_answer_are_redacted_in_output() {
     );
     // The values are still there for code that asks.
     assert_eq!(server_record.extra["apiToken"], "tok-123");
-    let exposed = hostapi::expose_secrets(|| serde_json::to_string(&server_record).unwrap());
+    let exposed = hostapi::types::expose_secrets(|| serde_json::to_string(&server_record).unwrap());
     assert!(exposed.contains("tok-123"));
 }

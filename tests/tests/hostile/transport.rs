@@ -7,7 +7,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use hostapi::{BareMetalId, Error, RetryPolicy, TransportCause};
+use hostapi::Error;
+use hostapi::client::RetryPolicy;
+use hostapi::error::TransportCause;
+use hostapi::types::BareMetalId;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 

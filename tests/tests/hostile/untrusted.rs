@@ -5,7 +5,10 @@
 
 use std::time::Duration;
 
-use hostapi::{BareMetalId, Error, RetryPolicy, TransportCause};
+use hostapi::Error;
+use hostapi::client::RetryPolicy;
+use hostapi::error::TransportCause;
+use hostapi::types::BareMetalId;
 
 use super::server::{Act, Server, reply, reply_with};
 use super::{builder, client};

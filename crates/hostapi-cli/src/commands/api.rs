@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
 use clap::Args;
-use hostapi::{Interface, RawAnswer, RawRequest};
+use hostapi::{client::Interface, client::RawAnswer, client::RawRequest};
 
 use super::Context;
 use crate::failure::Failure;

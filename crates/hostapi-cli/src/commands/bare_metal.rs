@@ -4,10 +4,8 @@
 use std::net::IpAddr;
 
 use clap::Subcommand;
-use hostapi::{
-    BareMetalId, InstallPartition, InstallRequest, MacAddress, NewDhcpLease, OperatingSystemId,
-    PartitionLayout, RescueImageId,
-};
+use hostapi::bare_metal::{InstallPartition, InstallRequest, NewDhcpLease, PartitionLayout};
+use hostapi::types::{BareMetalId, MacAddress, OperatingSystemId, RescueImageId};
 
 use super::ips::{IP_COLUMNS, IpChange};
 use super::usage::{self, UsageCommand};
@@ -392,7 +390,7 @@ pub(crate) async fn detailed(
     let servers = context.client.bare_metals();
     let total = ids.len();
     let details = servers.get_many(ids.clone(), bulk::options());
-    let ips = hostapi::bulk(futures::stream::iter(ids), bulk::options(), |id| {
+    let ips = hostapi::bulk::bulk(futures::stream::iter(ids), bulk::options(), |id| {
         let servers = servers.clone();
         async move { servers.ips(&id).list().await }
     });
@@ -692,7 +690,7 @@ async fn ips(context: &Context, command: BareMetalIpsCommand) -> Result<(), Fail
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hostapi::InstallPartitionSize;
+    use hostapi::bare_metal::InstallPartitionSize;
 
     #[test]
     fn partitions_parse_from_their_short_form() {

@@ -1,5 +1,5 @@
 //! Reading many records at once through the facade's bulk helpers (`get_many`,
-//! `hostapi::bulk`): `get` with several ids, `list --details` and `find`. A progress
+//! `hostapi::bulk::bulk`): `get` with several ids, `list --details` and `find`. A progress
 //! bar shows on a terminal (stderr); each id that cannot be read is reported on its
 //! own and the others go on.
 
@@ -7,7 +7,7 @@ use std::fmt::Display;
 use std::io::IsTerminal;
 
 use futures::{Stream, StreamExt};
-use hostapi::{BulkItem, BulkOptions};
+use hostapi::bulk::{BulkItem, BulkOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 

@@ -2,7 +2,7 @@
 //! rescue images, partition schemas, services.
 
 use clap::Subcommand;
-use hostapi::{BareMetalId, ControlPanelId, OperatingSystemId};
+use hostapi::types::{BareMetalId, ControlPanelId, OperatingSystemId};
 
 use super::{Context, parse_id};
 use crate::failure::Failure;

@@ -4,10 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
-use hostapi::{
-    Acl, CustomerNumber, Extra, NewOrigin, OriginId, OriginType, OriginUpdate, PurgeJob,
-    PurgeJobId, Secret, SubCustomerUpdate, ZoneId,
-};
+use hostapi::Secret;
+use hostapi::cdn::{Acl, NewOrigin, OriginType, OriginUpdate, PurgeJob, SubCustomerUpdate};
+use hostapi::types::{CustomerNumber, Extra, OriginId, PurgeJobId, ZoneId};
 use serde_json::Value;
 
 use super::{Context, WaitArgs, parse_bool, parse_id};

@@ -3,10 +3,8 @@
 
 use chrono::{DateTime, Duration as Span, NaiveDate, SubsecRound, Utc};
 use clap::{Subcommand, ValueEnum};
-use hostapi::{
-    CloudServerId, CloudServerState, CredentialType, Granularity, MetricsQuery, PrivateCloudId,
-    TrafficMetrics, Username,
-};
+use hostapi::cloud::{CloudServerState, CredentialType, Granularity, MetricsQuery, TrafficMetrics};
+use hostapi::types::{CloudServerId, PrivateCloudId, Username};
 
 use super::{Context, WaitArgs, WaitTuning, parse_id};
 use crate::chart::{Combine, TrafficChart, Unit, terminal_width};
@@ -335,7 +333,7 @@ pub(crate) async fn run(context: &Context, command: CloudCommand) -> Result<(), 
 async fn power_outcome(
     context: &Context,
     id: &CloudServerId,
-    job: hostapi::Job,
+    job: hostapi::types::Job,
     wait: &WaitArgs,
     target: TargetState,
 ) -> Result<(), Failure> {
@@ -352,7 +350,7 @@ pub(crate) async fn wait_for(
     id: &CloudServerId,
     target: TargetState,
     wait: &WaitArgs,
-) -> Result<hostapi::CloudServer, Failure> {
+) -> Result<hostapi::cloud::CloudServer, Failure> {
     let state = match target {
         TargetState::Running => CloudServerState::Running,
         TargetState::Stopped => CloudServerState::Stopped,

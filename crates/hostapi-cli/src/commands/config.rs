@@ -175,7 +175,9 @@ fn describe(settings: &Settings, sources: &[(&'static str, Source)], show_secret
             .find(|(n, _)| *n == name)
             .map_or(Source::Unset, |(_, s)| s.clone());
         let shown = match value {
-            Some(_) if secret && !show_secrets => Value::String(hostapi::REDACTED.to_owned()),
+            Some(_) if secret && !show_secrets => {
+                Value::String(hostapi::types::REDACTED.to_owned())
+            }
             Some(value) => Value::String(value.to_owned()),
             None => Value::Null,
         };
@@ -264,11 +266,11 @@ fn init(global: &GlobalArgs, printer: &Printer) -> Result<(), Failure> {
         global.cdn_customer.clone(),
     ];
     let vars = [
-        hostapi::ENV_BASE_URL,
-        hostapi::ENV_API_KEY,
-        hostapi::ENV_CDN_BASE_URL,
-        hostapi::ENV_CDN_SECRET,
-        hostapi::ENV_CDN_CUSTOMER,
+        hostapi::client::ENV_BASE_URL,
+        hostapi::client::ENV_API_KEY,
+        hostapi::client::ENV_CDN_BASE_URL,
+        hostapi::client::ENV_CDN_SECRET,
+        hostapi::client::ENV_CDN_CUSTOMER,
     ];
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     let mut changed = false;
@@ -466,7 +468,7 @@ pub(crate) async fn whoami(context: &Context) -> Result<(), Failure> {
 }
 
 /// How a CDN customer is named in a check: its number and company.
-fn customer_name(customer: &hostapi::CdnCustomer) -> String {
+fn customer_name(customer: &hostapi::cdn::CdnCustomer) -> String {
     match (&customer.customer_number, &customer.company_name) {
         (Some(number), Some(company)) => format!("{number} ({company})"),
         (Some(number), None) => number.to_string(),

@@ -1,7 +1,8 @@
 //! `hostapi dns`: the DNS records of a domain.
 
 use clap::Subcommand;
-use hostapi::{DnsRecordId, DnsRecordType, DomainName, NewDnsRecord};
+use hostapi::domains::{DnsRecordType, NewDnsRecord};
+use hostapi::types::{DnsRecordId, DomainName};
 
 use super::{Context, parse_id};
 use crate::confirm::confirm;

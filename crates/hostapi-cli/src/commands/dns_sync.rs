@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use hostapi::DomainName;
+use hostapi::types::DomainName;
 use hostapi_sync::{
     Action, ApplyOptions, ApplyReport, DnsPlan, DnsPlanOptions, DnsSync, DnsZone, FileError,
     FileFormat, Outcome, Plan, SyncError, Thresholds,

@@ -3,7 +3,7 @@
 
 use clap::Subcommand;
 
-use hostapi::DomainName;
+use hostapi::types::DomainName;
 
 use super::{Context, parse_id};
 use crate::failure::Failure;

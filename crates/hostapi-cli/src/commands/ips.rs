@@ -3,7 +3,7 @@
 use std::net::IpAddr;
 
 use clap::{Args, Subcommand};
-use hostapi::IpUpdate;
+use hostapi::ips::IpUpdate;
 
 use super::Context;
 use crate::failure::Failure;

@@ -60,8 +60,8 @@ impl Context {
         if !self.sandbox && interval < MIN_SERVICE_INTERVAL {
             eprintln!(
                 "note: --wait-interval {} is raised to {}, the least time between polls of the service",
-                hostapi::human_duration(interval),
-                hostapi::human_duration(MIN_SERVICE_INTERVAL)
+                hostapi::wait::human_duration(interval),
+                hostapi::wait::human_duration(MIN_SERVICE_INTERVAL)
             );
             interval = MIN_SERVICE_INTERVAL;
         }
@@ -160,8 +160,8 @@ impl DayRange {
 
 /// An id argument of the command line: what it is called in messages and which
 /// command lists the ids that exist. What it may be is the SDK's rule for the type
-/// ([`hostapi::ID_RULES`]), the same rule the SDK checks ids read from the service by.
-pub(crate) trait CliId: hostapi::TypedId {
+/// ([`hostapi::types::ID_RULES`]), the same rule the SDK checks ids read from the service by.
+pub(crate) trait CliId: hostapi::types::TypedId {
     /// What the id names, in the user's words (`bare metal server id`).
     const NOUN: &'static str;
     /// The command that lists them, when there is one.
@@ -170,7 +170,7 @@ pub(crate) trait CliId: hostapi::TypedId {
 
 macro_rules! cli_id {
     ($($ty:ident => $noun:literal, $list:literal;)*) => {
-        $(impl CliId for hostapi::$ty {
+        $(impl CliId for hostapi::types::$ty {
             const NOUN: &'static str = $noun;
             const LIST: &'static str = $list;
         })*
@@ -256,7 +256,7 @@ pub(crate) fn parse_interval(value: &str) -> Result<Duration, String> {
     if interval < hostapi::WaitOptions::MIN_INTERVAL {
         return Err(format!(
             "`{value}` is shorter than the {} between polls a wait allows",
-            hostapi::human_duration(hostapi::WaitOptions::MIN_INTERVAL)
+            hostapi::wait::human_duration(hostapi::WaitOptions::MIN_INTERVAL)
         ));
     }
     Ok(interval)
@@ -305,10 +305,10 @@ mod tests {
     fn ids_follow_the_sdks_rules() {
         // The documents leave zone ids and customer numbers open; the simulator's
         // sub-customer is `C10001`.
-        assert!(parse_id::<hostapi::ZoneId>("zone-a1").is_ok());
-        assert!(parse_id::<hostapi::CustomerNumber>("C10001").is_ok());
-        assert!(parse_id::<hostapi::BareMetalId>(" 20001 ").is_ok());
-        let refused = parse_id::<hostapi::BareMetalId>("20001a").unwrap_err();
+        assert!(parse_id::<hostapi::types::ZoneId>("zone-a1").is_ok());
+        assert!(parse_id::<hostapi::types::CustomerNumber>("C10001").is_ok());
+        assert!(parse_id::<hostapi::types::BareMetalId>(" 20001 ").is_ok());
+        let refused = parse_id::<hostapi::types::BareMetalId>("20001a").unwrap_err();
         assert!(
             refused.contains("a bare metal server id is a number"),
             "{refused}"
@@ -322,9 +322,12 @@ mod tests {
             "a\nb",
             "1000$(touch${IFS}pwned)",
         ] {
-            assert!(parse_id::<hostapi::ZoneId>(hostile).is_err(), "{hostile:?}");
             assert!(
-                parse_id::<hostapi::CloudServerId>(hostile).is_err(),
+                parse_id::<hostapi::types::ZoneId>(hostile).is_err(),
+                "{hostile:?}"
+            );
+            assert!(
+                parse_id::<hostapi::types::CloudServerId>(hostile).is_err(),
                 "{hostile:?}"
             );
         }

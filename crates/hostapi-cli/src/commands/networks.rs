@@ -1,7 +1,7 @@
 //! `hostapi networks`: private networks between bare metal servers, and their members.
 
 use clap::Subcommand;
-use hostapi::{BareMetalId, PrivateNetworkId};
+use hostapi::types::{BareMetalId, PrivateNetworkId};
 
 use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;

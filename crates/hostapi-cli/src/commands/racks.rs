@@ -3,7 +3,7 @@
 use std::net::IpAddr;
 
 use clap::Subcommand;
-use hostapi::PrivateRackId;
+use hostapi::types::PrivateRackId;
 
 use super::ips::{IP_COLUMNS, IpChange};
 use super::{Context, DayRange, bulk, parse_id};

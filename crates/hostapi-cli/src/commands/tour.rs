@@ -8,7 +8,8 @@
 //! running cloud server) are read through the client.
 
 use clap::Parser;
-use hostapi::{CloudServerState, DomainName};
+use hostapi::cloud::CloudServerState;
+use hostapi::types::DomainName;
 
 use super::Context;
 use crate::cli::{Cli, OutputFormat};

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 use clap::{Args, Subcommand};
 use futures::{StreamExt, TryStreamExt};
-use hostapi::{BareMetalId, BitRate, DataSize, PortUsage, UsageReport};
+use hostapi::bare_metal::{PortUsage, UsageReport};
+use hostapi::types::{BareMetalId, BitRate, DataSize};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -340,7 +341,7 @@ fn write_png(path: &Path, png: &[u8]) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hostapi::DataUnit;
+    use hostapi::types::DataUnit;
 
     fn size(text: &str) -> DataSize {
         let (amount, unit) = text.split_once(' ').unwrap();

@@ -1,7 +1,8 @@
 //! `hostapi vps`: virtual servers of the v1 API.
 
 use clap::Subcommand;
-use hostapi::{Job, VirtualServerId, VirtualServerState};
+use hostapi::types::{Job, VirtualServerId};
+use hostapi::virtual_servers::VirtualServerState;
 
 use super::{Context, WaitArgs, parse_id};
 use crate::confirm::confirm;

@@ -1,7 +1,7 @@
 //! The text of a JSON value in a table cell: scalars, quantities, lists, and a
 //! record flattened to (field, value) rows.
 
-use hostapi::{DataUnit, RateUnit};
+use hostapi::{types::DataUnit, types::RateUnit};
 use serde_json::Value;
 
 use crate::untrusted;

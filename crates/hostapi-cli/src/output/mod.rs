@@ -163,7 +163,7 @@ impl Printer {
     pub(crate) fn to_json<T: Serialize + ?Sized>(&self, value: &T) -> Result<Value, Failure> {
         let serialize = || serde_json::to_value(value);
         let json = if self.show_secrets {
-            hostapi::expose_secrets(serialize)
+            hostapi::types::expose_secrets(serialize)
         } else {
             serialize()
         };

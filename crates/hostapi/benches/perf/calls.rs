@@ -1,6 +1,6 @@
 //! Calls over loopback against the simulator, timed in wall time in alternation: one
 //! facade call against a bare reqwest GET of the same URL, and the details of 1,000
-//! bare metals through [`BareMetals::get_many`](hostapi::BareMetals::get_many) against
+//! bare metals through [`BareMetals::get_many`](hostapi::bare_metal::BareMetals::get_many) against
 //! bare reqwest GETs at the same concurrency and order.
 
 use crate::paired::{Clock, Pair, Ratio};
@@ -8,7 +8,8 @@ use crate::raw_types::VirtualServerList;
 use crate::setup::World;
 use criterion::Criterion;
 use futures::StreamExt;
-use hostapi::{BareMetalId, BulkOptions, VirtualServerId};
+use hostapi::bulk::BulkOptions;
+use hostapi::types::{BareMetalId, VirtualServerId};
 
 pub(crate) const ONE_GROUP: &str = "one_call_get_v1_virtual_server";
 /// A facade call over a bare reqwest GET (the target). Calls alternate one by one.

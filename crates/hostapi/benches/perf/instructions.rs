@@ -93,7 +93,7 @@ pub(crate) fn run_child(spec: &str) {
         .enable_all()
         .build()
         .expect("the child's runtime starts");
-    let id = hostapi::VirtualServerId::from(SERVER);
+    let id = hostapi::types::VirtualServerId::from(SERVER);
     match side {
         "facade" => {
             let client = hostapi::Client::builder()

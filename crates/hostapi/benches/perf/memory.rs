@@ -250,7 +250,7 @@ pub(crate) fn run_child(pages: &str) {
 
 /// Consumes a stream of servers one at a time (each dropped once read).
 async fn count(
-    stream: impl futures::Stream<Item = Result<hostapi::CloudServer, hostapi::Error>>,
+    stream: impl futures::Stream<Item = Result<hostapi::cloud::CloudServer, hostapi::Error>>,
 ) -> u64 {
     stream
         .fold(0u64, |n, server| async move {

@@ -1,4 +1,4 @@
-//! CDN signing: [`hostapi::cdn_signature`] against its floor, the SHA-1 and hex
+//! CDN signing: [`hostapi::signing::cdn_signature`] against its floor, the SHA-1 and hex
 //! encoding of the same bytes already laid end to end. Timed in the thread's CPU
 //! time, in alternation, by batches of [`BATCH`] signatures.
 
@@ -28,7 +28,7 @@ pub(crate) fn bench(criterion: &mut Criterion<Ratio>) {
     let joined = format!("{SECRET}{TIMESTAMP}{PATH}");
     let floor = |input: &str| hex::encode(Sha1::digest(input.as_bytes()));
     assert_eq!(
-        hostapi::cdn_signature(SECRET, TIMESTAMP, PATH),
+        hostapi::signing::cdn_signature(SECRET, TIMESTAMP, PATH),
         floor(&joined),
         "the floor computes the same signature"
     );
@@ -39,7 +39,7 @@ pub(crate) fn bench(criterion: &mut Criterion<Ratio>) {
         &mut group,
         || {
             for _ in 0..BATCH {
-                black_box(hostapi::cdn_signature(
+                black_box(hostapi::signing::cdn_signature(
                     black_box(SECRET),
                     black_box(TIMESTAMP),
                     black_box(PATH),

@@ -16,7 +16,8 @@ use crate::{Error, validate};
 /// partition layout and software RAID.
 ///
 /// ```
-/// use hostapi::{InstallPartition, InstallRequest, OperatingSystemId, PartitionLayout};
+/// use hostapi::bare_metal::{InstallPartition, InstallRequest, PartitionLayout};
+/// use hostapi::types::OperatingSystemId;
 /// # fn main() -> Result<(), hostapi::Error> {
 /// let plan = InstallRequest::new(OperatingSystemId::new("867")?)
 ///     .hdd(

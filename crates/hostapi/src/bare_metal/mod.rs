@@ -1,6 +1,12 @@
 //! Bare metal servers (`/v1/bareMetals`): read, set a reference, switch port, power,
 //! install, rescue mode, installation status and passwords, network usage, IPs and
 //! DHCP leases. The provider labels this part of v1 deprecated; it names no successor.
+//!
+//! The handle is [`BareMetals`], from [`Client::bare_metals`]; its
+//! [`ips`](BareMetals::ips) and [`leases`](BareMetals::leases) give [`BareMetalIps`] and
+//! [`BareMetalLeases`]. Installs are described by an [`InstallRequest`]. The server's id is
+//! [`types::BareMetalId`](crate::types::BareMetalId), in [`types`](crate::types) with every
+//! id.
 
 mod install;
 pub(crate) mod leases;
@@ -40,7 +46,7 @@ impl Client {
 ///
 /// ```no_run
 /// # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
-/// let id: hostapi::BareMetalId = "20001".parse()?;
+/// let id: hostapi::types::BareMetalId = "20001".parse()?;
 /// let server = client.bare_metals().get(&id).await?;
 /// println!("{:?} at {:?}", server.name, server.location.and_then(|l| l.site));
 /// for ip in client.bare_metals().ips(&id).list().await? {

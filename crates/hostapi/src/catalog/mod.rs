@@ -1,5 +1,8 @@
 //! Read-only catalogues: operating systems (with their control panels and partition
 //! schemas), rescue images, services.
+//!
+//! The handle is [`Catalog`], from [`Client::catalog`]: [`Catalog::operating_systems`],
+//! [`Catalog::rescue_images`] and [`Catalog::services`].
 
 mod model;
 pub(crate) mod read;

@@ -1,14 +1,15 @@
 //! The CDN interface: purges, the customer and its sub-customers, the access control
 //! list, origins.
 //!
-//! Every CDN call is signed in its path (`…/{timestamp}/{signature}`, see
-//! [`cdn_signature`](crate::cdn_signature)): the handle fills in the timestamp from the
-//! client's clock for each attempt and the request hook computes the signature, so
-//! callers never see either. Calls act for the customer number the client was built
-//! with ([`ClientBuilder::cdn_customer`](crate::ClientBuilder::cdn_customer)).
+//! The handle is [`Cdn`], from [`Client::cdn`]: it purges, and gives
+//! [`customers`](Cdn::customers), [`sub_customers`](Cdn::sub_customers),
+//! [`acl`](Cdn::acl) and [`origins`](Cdn::origins).
 //!
-//! The module is split by job: `purge`, `customers` (the customer and reseller
-//! sub-customers), `acl` and `origins`.
+//! Every CDN call is signed in its path (`…/{timestamp}/{signature}`, see
+//! [`cdn_signature`](crate::signing::cdn_signature)): the handle fills in the timestamp
+//! from the client's clock for each attempt and computes the signature, so callers never
+//! see either. Calls act for the customer number the client was built with
+//! ([`ClientBuilder::cdn_customer`](crate::ClientBuilder::cdn_customer)).
 
 pub(crate) mod acl;
 pub(crate) mod customers;
@@ -16,7 +17,7 @@ pub(crate) mod origins;
 pub(crate) mod purge;
 
 pub use acl::*;
-pub use customers::*;
+pub use customers::{CdnCustomer, CdnCustomers, SubCustomer, SubCustomerUpdate, SubCustomers};
 pub use origins::*;
 pub use purge::*;
 
@@ -41,7 +42,7 @@ impl Client {
     /// ```no_run
     /// # async fn run() -> Result<(), hostapi::Error> {
     /// let client = hostapi::Client::from_env()?;
-    /// let zone = hostapi::ZoneId::new("1001")?;
+    /// let zone = hostapi::types::ZoneId::new("1001")?;
     /// let job = client.cdn().purge(&zone, &["/index.html", "/css/site.css"]).await?;
     /// let done = client
     ///     .cdn()

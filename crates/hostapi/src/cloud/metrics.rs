@@ -45,7 +45,7 @@ open_enum! {
 ///
 /// ```
 /// use chrono::{TimeZone, Utc};
-/// use hostapi::{Granularity, MetricsQuery};
+/// use hostapi::cloud::{Granularity, MetricsQuery};
 /// let query = MetricsQuery::new(
 ///     Utc.with_ymd_and_hms(2024, 1, 1, 0, 0, 0).unwrap(),
 ///     Utc.with_ymd_and_hms(2024, 2, 1, 0, 0, 0).unwrap(),

@@ -1,5 +1,10 @@
 //! The cloud v2 interface: virtual servers (list, read, reference, power, reinstall,
 //! credentials, datatraffic metrics, waiting for a power state) and private clouds.
+//!
+//! The handles are [`CloudServers`], from [`Client::cloud_servers`] (its
+//! [`credentials`](CloudServers::credentials) give [`Credentials`], and
+//! [`MetricsQuery`] asks for metrics), and [`PrivateClouds`], from
+//! [`Client::private_clouds`].
 
 pub(crate) mod metrics;
 mod model;

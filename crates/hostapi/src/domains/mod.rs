@@ -1,5 +1,8 @@
 //! Domains and their DNS records: list, read, change the TTL; list, read, create,
 //! update and delete records.
+//!
+//! The handle is [`Domains`], from [`Client::domains`]; [`Domains::records`] gives the
+//! [`DnsRecords`] of one domain, which create records from a [`NewDnsRecord`].
 
 mod model;
 pub(crate) mod read;
@@ -29,7 +32,7 @@ impl Client {
 ///
 /// ```no_run
 /// # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
-/// let domain: hostapi::DomainName = "example.com".parse()?;
+/// let domain: hostapi::types::DomainName = "example.com".parse()?;
 /// let updated = client.domains().set_ttl(&domain, 3600).await?;
 /// for record in client.domains().records(&domain).list().await? {
 ///     println!("{} {:?} {}", record.name, record.record_type, record.content);

@@ -152,7 +152,7 @@ impl DnsRecord {
 /// the name, type, value and priority together).
 ///
 /// ```
-/// use hostapi::{DnsRecordType, NewDnsRecord};
+/// use hostapi::domains::{DnsRecordType, NewDnsRecord};
 /// let mx = NewDnsRecord::new("example.com", DnsRecordType::Mx, "mail.example.com").priority(10);
 /// let www = NewDnsRecord::new("www.example.com", DnsRecordType::A, "192.0.2.10");
 /// # let _ = (mx, www);

@@ -30,9 +30,9 @@ use std::fmt::Write as _;
 /// an [`Error`](crate::Error) with `{}` is safe.
 ///
 /// ```
-/// assert_eq!(hostapi::escape_controls("web-1"), "web-1");
+/// assert_eq!(hostapi::error::escape_controls("web-1"), "web-1");
 /// assert_eq!(
-///     hostapi::escape_controls("\x1b]0;pwned\x07a\u{202e}b\r"),
+///     hostapi::error::escape_controls("\x1b]0;pwned\x07a\u{202e}b\r"),
 ///     "\\x1b]0;pwned\\x07a\\u{202e}b\\r"
 /// );
 /// ```

@@ -31,7 +31,7 @@ pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 ///
 /// ```no_run
 /// # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
-/// let id: hostapi::BareMetalId = "20001".parse()?;
+/// let id: hostapi::types::BareMetalId = "20001".parse()?;
 /// match client.bare_metals().get(&id).await {
 ///     Ok(server) => println!("{:?}", server.name),
 ///     Err(e) if e.is_not_found() => println!("no such server"),

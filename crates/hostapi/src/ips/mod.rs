@@ -11,7 +11,8 @@ use hostapi_raw_operation::OperationBuilder;
 
 use crate::handle::{Handle, retry_unsafe_option};
 use crate::list::List;
-use crate::model::{BareMetalId, IpAddress, IpUpdate, PrivateRackId};
+pub use crate::model::{AssignedServer, IpAddress, IpBilling, IpUpdate, IpVisibility, ServerKind};
+use crate::model::{BareMetalId, PrivateRackId};
 use crate::outcome::Confirmation;
 use crate::transport::Answer;
 use crate::{Client, Error, validate};

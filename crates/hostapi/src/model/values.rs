@@ -15,9 +15,9 @@ use crate::Error;
 /// dot.
 ///
 /// ```
-/// let name: hostapi::DomainName = "Example.COM.".parse()?;
+/// let name: hostapi::types::DomainName = "Example.COM.".parse()?;
 /// assert_eq!(name.as_str(), "example.com");
-/// assert!("not a domain".parse::<hostapi::DomainName>().is_err());
+/// assert!("not a domain".parse::<hostapi::types::DomainName>().is_err());
 /// # Ok::<(), hostapi::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -96,7 +96,7 @@ impl AsRef<str> for DomainName {
 /// at all.
 ///
 /// ```
-/// let mac: hostapi::MacAddress = "00-1A-2B-3C-4D-5E".parse()?;
+/// let mac: hostapi::types::MacAddress = "00-1A-2B-3C-4D-5E".parse()?;
 /// assert_eq!(mac.to_string(), "00:1a:2b:3c:4d:5e");
 /// # Ok::<(), hostapi::Error>(())
 /// ```

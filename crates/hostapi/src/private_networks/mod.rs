@@ -1,5 +1,7 @@
 //! Private networks between bare metal servers: list, create, read, delete, add and
 //! remove members, and wait for a member to be configured or removed.
+//!
+//! The handle is [`PrivateNetworks`], from [`Client::private_networks`].
 
 mod model;
 pub(crate) mod read;
@@ -34,8 +36,8 @@ impl Client {
 /// ```no_run
 /// # async fn add(client: &hostapi::Client) -> Result<(), hostapi::Error> {
 /// use std::time::Duration;
-/// let network = hostapi::PrivateNetworkId::from(501u32);
-/// let server = hostapi::BareMetalId::from(20001u32);
+/// let network = hostapi::types::PrivateNetworkId::from(501u32);
+/// let server = hostapi::types::BareMetalId::from(20001u32);
 /// let networks = client.private_networks();
 /// networks.add_member(&network, &server).await?;
 /// let options = hostapi::WaitOptions::new()

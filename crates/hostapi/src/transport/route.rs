@@ -121,6 +121,7 @@ fn parameter_segment(segment: &str) -> Result<(), &'static str> {
 /// the number of requests built, or what went wrong: an id that passed its rule but
 /// made a request off its template, or a request the check let through off its
 /// template. (The fuzz target `request_paths` drives it.)
+#[cfg(any(test, feature = "internal"))]
 pub(crate) fn wire_id_requests(text: &str) -> Result<usize, String> {
     use crate::model::WireId;
     use crate::read::Json;
@@ -219,6 +220,7 @@ fn request_for(operation: &Operation, base: &str, value: &str) -> Result<reqwest
 
 /// The client whose generated builders [`wire_id_requests`] uses (made once: its TLS
 /// setup is the facade's).
+#[cfg(any(test, feature = "internal"))]
 fn fuzz_client(base: &str) -> Result<&'static crate::Client, String> {
     static CLIENT: std::sync::OnceLock<Result<crate::Client, String>> = std::sync::OnceLock::new();
     CLIENT
@@ -235,6 +237,7 @@ fn fuzz_client(base: &str) -> Result<&'static crate::Client, String> {
 
 /// A request built from an id that passed its rule: the check lets it through, and
 /// its path has as many segments as the template.
+#[cfg(any(test, feature = "internal"))]
 fn on_template(
     operation: &Operation,
     base: &str,

@@ -1,10 +1,14 @@
 //! v1 virtual servers: list, read, power on/off, reboot, reinstall, and wait for a
 //! power state.
+//!
+//! The handle is [`VirtualServers`], from [`Client::virtual_servers`]. (Cloud v2 servers
+//! are in [`cloud`](crate::cloud).)
 
-mod model;
+pub(crate) mod model;
 pub(crate) mod read;
 
-pub use model::*;
+use model::VirtualServerId;
+pub use model::{AdministrativeInfo, Platform, VirtualServer, VirtualServerState};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -33,11 +37,11 @@ impl Client {
 ///
 /// ```no_run
 /// # async fn run(client: hostapi::Client) -> Result<(), hostapi::Error> {
-/// let id: hostapi::VirtualServerId = "100001".parse()?;
+/// let id: hostapi::types::VirtualServerId = "100001".parse()?;
 /// client.virtual_servers().power_off(&id).await?;
 /// let server = client
 ///     .virtual_servers()
-///     .wait_state(&id, hostapi::VirtualServerState::Stopped, &hostapi::WaitOptions::new())
+///     .wait_state(&id, hostapi::virtual_servers::VirtualServerState::Stopped, &hostapi::WaitOptions::new())
 ///     .await?;
 /// # let _ = server;
 /// # Ok(())
