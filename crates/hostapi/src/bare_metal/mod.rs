@@ -3,7 +3,7 @@
 //! DHCP leases. The provider labels this part of v1 deprecated; it names no successor.
 //!
 //! The handle is [`BareMetals`], from [`Client::bare_metals`]; its
-//! [`ips`](BareMetals::ips) and [`leases`](BareMetals::leases) give [`BareMetalIps`] and
+//! [`ips`](BareMetals::ips) and [`leases`](BareMetals::leases) give [`AssignedIps`] and
 //! [`BareMetalLeases`]. Installs are described by an [`InstallRequest`]. The server's id is
 //! [`types::BareMetalId`](crate::types::BareMetalId), in [`types`](crate::types) with every
 //! id.

@@ -1,7 +1,7 @@
 //! Private racks: list, read, their IP addresses, and their network usage.
 //!
 //! The handle is [`PrivateRacks`], from [`Client::private_racks`]; its
-//! [`ips`](PrivateRacks::ips) give [`RackIps`].
+//! [`ips`](PrivateRacks::ips) give [`AssignedIps`].
 
 mod model;
 pub(crate) mod read;
