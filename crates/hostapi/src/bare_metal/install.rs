@@ -449,7 +449,9 @@ impl BareMetals {
     /// The installation is proven: the wait first sees the status leave `before`'s
     /// description (the service reports the installation), then accepts `Normal` (no
     /// installation running). A status that stays as it was, because the installation
-    /// never began, ends the wait at the deadline, saying so. A status code other than
+    /// never began, ends the wait at the deadline, saying so. The status endpoint holds
+    /// nothing else to prove an installation by, so one that begins and ends between
+    /// two polls is not seen either: choose an interval shorter than an installation. A status code other than
     /// 1000 ends it with [`Error::Api`].
     pub async fn wait_installed(
         &self,
