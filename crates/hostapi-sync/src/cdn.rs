@@ -302,41 +302,24 @@ fn origin_changes(before: &OriginConfig, after: &OriginConfig) -> Vec<String> {
         shown(before.origin_type.as_ref().map(OriginType::as_wire)),
         shown(after.origin_type.as_ref().map(OriginType::as_wire)),
     );
-    field(
-        "s3_bucket_name",
-        update.s3_bucket_name.is_some(),
-        shown(before.s3_bucket_name.as_ref()),
-        shown(after.s3_bucket_name.as_ref()),
-    );
-    field(
-        "refresh_every_seconds",
-        update.refresh_every_seconds.is_some(),
-        shown(before.refresh_every_seconds.as_ref()),
-        shown(after.refresh_every_seconds.as_ref()),
-    );
-    field(
-        "ignore_cache_control",
-        update.ignore_cache_control.is_some(),
-        shown(before.ignore_cache_control.as_ref()),
-        shown(after.ignore_cache_control.as_ref()),
-    );
-    field(
-        "proxy_header_host",
-        update.proxy_header_host.is_some(),
-        shown(before.proxy_header_host.as_ref()),
-        shown(after.proxy_header_host.as_ref()),
-    );
-    field(
-        "cache_key",
-        update.cache_key.is_some(),
-        shown(before.cache_key.as_ref()),
-        shown(after.cache_key.as_ref()),
-    );
-    field(
-        "basic_auth_user",
-        update.basic_auth_user.is_some(),
-        shown(before.basic_auth_user.as_ref()),
-        shown(after.basic_auth_user.as_ref()),
+    // The optional fields, each shown by its file name (the struct's field name).
+    macro_rules! optional_fields {
+        ($($name:ident),*) => {$(
+            field(
+                stringify!($name),
+                update.$name.is_some(),
+                shown(before.$name.as_ref()),
+                shown(after.$name.as_ref()),
+            );
+        )*};
+    }
+    optional_fields!(
+        s3_bucket_name,
+        refresh_every_seconds,
+        ignore_cache_control,
+        proxy_header_host,
+        cache_key,
+        basic_auth_user
     );
     if update.basic_auth_password.is_some() {
         fields.push("basic_auth_password (secret) changes".to_owned());

@@ -11,7 +11,9 @@
 //! which the segment count catches; an id can therefore never make a request reach
 //! another path, whatever the server sent.
 
-use hostapi_raw_operation::{BuiltRequest, Operation, OperationBuilder};
+use hostapi_raw_operation::Operation;
+#[cfg(any(test, feature = "internal"))]
+use hostapi_raw_operation::{BuiltRequest, OperationBuilder};
 
 use crate::Error;
 
@@ -193,12 +195,14 @@ pub(crate) fn wire_id_requests(text: &str) -> Result<usize, String> {
 }
 
 /// A builder's operation and request.
+#[cfg(any(test, feature = "internal"))]
 fn made<B: OperationBuilder>(builder: B) -> (&'static Operation, BuiltRequest) {
     (&B::OPERATION, builder.request())
 }
 
 /// A request for `operation` with every parameter `value`, built as the generated
 /// builders build it (`encode_path`, then URL parsing).
+#[cfg(any(test, feature = "internal"))]
 fn request_for(operation: &Operation, base: &str, value: &str) -> Result<reqwest::Request, String> {
     let path: Vec<String> = operation
         .path
